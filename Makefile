@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# nodrop: build, install, check, demo.  `make V=1` shows the commands.
+
+VERSION		:= 0.1.0
+SOVERSION	:= 0
+PREFIX		?= /usr/local
+BINDIR		?= $(PREFIX)/sbin
+LIBDIR		?= $(PREFIX)/lib
+INCLUDEDIR	?= $(PREFIX)/include
+MANDIR		?= $(PREFIX)/share/man
+PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
+DESTDIR		?=
+
+B		:= build
+CC		?= cc
+PKGS		:= libmnl libnl-3.0 libnl-route-3.0 json-c yaml-0.1
+PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -libverbs
+
+WARN		:= -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wshadow \
+		   -Wformat=2 -Wno-format-nonliteral
+CFLAGS		?= -O2 -g
+ND_CFLAGS	= -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Ilib $(PKG_CFLAGS) $(CFLAGS)
+SAN		:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-6s %s\n' $(1) $(2)
+endif
+
+LIB_SRC		:= $(wildcard lib/*.c)
+TOOL_SRC	:= $(wildcard tools/*.c)
+UNIT_SRC	:= $(wildcard tests/unit/*.c)
+LIB_OBJ		:= $(LIB_SRC:%.c=$(B)/%.o)
+TOOL_OBJ	:= $(TOOL_SRC:%.c=$(B)/%.o)
+SAN_LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/san/%.o)
+SAN_TOOL_OBJ	:= $(filter-out $(B)/san/tools/nodrop.o,$(TOOL_SRC:%.c=$(B)/san/%.o))
+SAN_UNIT_OBJ	:= $(UNIT_SRC:%.c=$(B)/san/%.o)
+
+# Debian packages: to build, to test, and for the real-kernel VM tier.
+DEPS_BUILD	:= gcc make pkg-config libibverbs-dev librdmacm-dev libnl-3-dev \
+		   libnl-route-3-dev libmnl-dev libyaml-dev libjson-c-dev
+DEPS_CHECK	:= check jq valgrind iproute2 ethtool
+DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod rdma-core ibverbs-utils \
+		   ibverbs-providers perftest
+
+.PHONY: all deps deps-check deps-vm lib tools install uninstall check unit vm valgrind demo \
+	clean help
+
+all: $(B)/nodrop $(B)/libnodrop.a $(B)/libnodrop.so.$(SOVERSION) $(B)/nodrop.pc
+
+help:
+	@echo "make            build libnodrop and the nodrop tool into $(B)/"
+	@echo "make check      install test dependencies (Debian), run the unit and VM tiers"
+	@echo "make demo       boot the real-kernel testbed and run nodrop show over its ports"
+	@echo "make unit       unit tier only (Check, ASan/UBSan)"
+	@echo "make vm         real-kernel VM tier only"
+	@echo "make install    install into DESTDIR/PREFIX (default $(PREFIX))"
+
+# Installs what is missing, once; as root (CI) or through sudo.
+define apt_install
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "  DEPS   installing:" $$missing; \
+		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$$sudo apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
+			--no-install-recommends $$missing >/dev/null || exit 1; \
+	fi
+endef
+
+deps: $(B)/.deps
+$(B)/.deps: Makefile
+	$(call apt_install,$(DEPS_BUILD))
+	@mkdir -p $(B) && touch $@
+
+deps-check: deps
+	$(call apt_install,$(DEPS_CHECK))
+
+deps-vm: deps
+	$(call apt_install,$(DEPS_VM))
+
+$(B)/%.o: %.c lib/*.h tools/*.h | $(B)/.deps
+	$(call msg,CC,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ND_CFLAGS) -Itools -c -o $@ $<
+
+$(B)/san/%.o: %.c lib/*.h tools/*.h | $(B)/.deps
+	$(call msg,CC-SAN,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ND_CFLAGS) -Itools -O1 $(SAN) -c -o $@ $<
+
+$(B)/libnodrop.a: $(LIB_OBJ)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(B)/libnodrop.so.$(SOVERSION): $(LIB_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(CC) -shared -Wl,-soname,libnodrop.so.$(SOVERSION) -o $@ $^ $(PKG_LIBS)
+	$(Q)ln -sf libnodrop.so.$(SOVERSION) $(B)/libnodrop.so
+
+$(B)/nodrop: $(TOOL_OBJ) $(B)/libnodrop.a
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(TOOL_OBJ) $(B)/libnodrop.a $(PKG_LIBS)
+
+$(B)/nodrop.pc: Makefile
+	$(call msg,GEN,$@)
+	@mkdir -p $(B)
+	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
+		'Name: libnodrop' 'Description: lossless RDMA fabric state and checks' \
+		'Version: $(VERSION)' 'Requires.private: $(PKGS)' \
+		'Libs: -L$${libdir} -lnodrop' 'Libs.private: -libverbs' \
+		'Cflags: -I$${includedir}' > $@
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man8
+	install -m 0755 $(B)/nodrop $(DESTDIR)$(BINDIR)/nodrop
+	install -m 0644 $(B)/libnodrop.a $(DESTDIR)$(LIBDIR)/
+	install -m 0755 $(B)/libnodrop.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/
+	ln -sf libnodrop.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libnodrop.so
+	install -m 0644 lib/nodrop.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 $(B)/nodrop.pc $(DESTDIR)$(PKGCONFIGDIR)/
+	install -m 0644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/nodrop $(DESTDIR)$(LIBDIR)/libnodrop.* \
+		$(DESTDIR)$(INCLUDEDIR)/nodrop.h $(DESTDIR)$(PKGCONFIGDIR)/nodrop.pc \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard man/*.8)))
+
+# ---- tests ----
+
+$(B)/san/unit: $(SAN_UNIT_OBJ) $(SAN_LIB_OBJ) $(SAN_TOOL_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(shell pkg-config --libs check)
+
+$(B)/san/nodrop: $(B)/san/tools/nodrop.o $(SAN_TOOL_OBJ) $(SAN_LIB_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
+
+unit: deps-check $(B)/san/unit $(B)/nodrop
+	$(call msg,TEST,unit)
+	$(Q)ND_FIXTURES=tests/fixtures ND_NODROP=$(B)/nodrop $(B)/san/unit
+	$(Q)tests/cli.sh $(B)/nodrop
+
+valgrind: deps-check $(B)/nodrop
+	$(Q)ND_VALGRIND=1 tests/cli.sh $(B)/nodrop
+
+vm: deps-check deps-vm $(B)/nodrop
+	$(call msg,TEST,vm)
+	$(Q)tests/vm/vm.sh -o $(B)/vm/out/check tests/vm/check.sh
+
+check: all unit valgrind vm
+	@echo "make check: all tiers passed"
+
+demo: deps-check deps-vm $(B)/nodrop
+	$(Q)tests/vm/vm.sh -o $(B)/vm/out/demo tests/vm/demo.sh
+
+clean:
+	rm -rf $(B)/*.o $(B)/lib $(B)/tools $(B)/san $(B)/tests $(B)/nodrop $(B)/libnodrop.* \
+		$(B)/nodrop.pc $(B)/.deps
+
+-include $(wildcard $(B)/*.d)

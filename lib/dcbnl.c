@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * dcbnl (DCB over rtnetlink): one DCB_CMD_IEEE_GET returns ETS, PFC, maxrate, buffer, the APP
+ * table, the apptrust table where the driver has one, and the DCBX mode.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/rtnetlink.h>
+
+#include "dcbnl.h"
+
+static const char *const tsa_names[] = {
+	[IEEE_8021QAZ_TSA_STRICT] = "strict",
+	[IEEE_8021QAZ_TSA_CB_SHAPER] = "cbs",
+	[IEEE_8021QAZ_TSA_ETS] = "ets",
+};
+
+const char *nd_tsa_name(uint8_t tsa)
+{
+	if (tsa == IEEE_8021QAZ_TSA_VENDOR)
+		return "vendor";
+	if (tsa < sizeof(tsa_names) / sizeof(tsa_names[0]) && tsa_names[tsa])
+		return tsa_names[tsa];
+	return "unknown";
+}
+
+static const char *const selector_names[] = {
+	[IEEE_8021QAZ_APP_SEL_ETHERTYPE] = "ethtype",
+	[IEEE_8021QAZ_APP_SEL_STREAM] = "stream-port",
+	[IEEE_8021QAZ_APP_SEL_DGRAM] = "dgram-port",
+	[IEEE_8021QAZ_APP_SEL_ANY] = "port",
+	[IEEE_8021QAZ_APP_SEL_DSCP] = "dscp",
+};
+
+const char *nd_app_selector_name(uint8_t selector)
+{
+	if (selector == ND_DCB_APP_SEL_PCP)
+		return "pcp";
+	if (selector < sizeof(selector_names) / sizeof(selector_names[0]) &&
+	    selector_names[selector])
+		return selector_names[selector];
+	return "unknown";
+}
+
+const char *nd_trust_name(enum nd_trust trust)
+{
+	return trust == ND_TRUST_DSCP ? "dscp" : "pcp";
+}
+
+void nd_dcb_free(struct nd_dcb *dcb)
+{
+	free(dcb->apps);
+	memset(dcb, 0, sizeof(*dcb));
+}
+
+enum nd_trust nd_dcb_trust(const struct nd_dcb *dcb, enum nd_trust_source *source)
+{
+	size_t i;
+
+	if (dcb->have & ND_DCB_HAVE_TRUST) {
+		if (source)
+			*source = ND_TRUST_SRC_TABLE;
+		for (i = 0; i < dcb->n_trust; i++) {
+			if (dcb->trust[i] == IEEE_8021QAZ_APP_SEL_DSCP)
+				return ND_TRUST_DSCP;
+			if (dcb->trust[i] == ND_DCB_APP_SEL_PCP)
+				return ND_TRUST_PCP;
+		}
+		return ND_TRUST_PCP;
+	}
+	if (source)
+		*source = ND_TRUST_SRC_APP;
+	for (i = 0; i < dcb->n_apps; i++)
+		if (dcb->apps[i].selector == IEEE_8021QAZ_APP_SEL_DSCP)
+			return ND_TRUST_DSCP;
+	return ND_TRUST_PCP;
+}
+
+void nd_dcb_dscp_map(const struct nd_dcb *dcb, int dscp2prio[ND_DSCP_MAX])
+{
+	size_t i;
+
+	for (i = 0; i < ND_DSCP_MAX; i++)
+		dscp2prio[i] = -1;
+	for (i = 0; i < dcb->n_apps; i++) {
+		const struct dcb_app *app = &dcb->apps[i];
+
+		if (app->selector == IEEE_8021QAZ_APP_SEL_DSCP && app->protocol < ND_DSCP_MAX)
+			dscp2prio[app->protocol] = app->priority;
+	}
+}
+
+struct nlmsghdr *nd_dcb_put_request(void *buf, uint8_t cmd, const char *ifname, uint32_t seq)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct dcbmsg *dcb;
+
+	nlh->nlmsg_type = cmd == DCB_CMD_IEEE_GET || cmd == DCB_CMD_GDCBX ? RTM_GETDCB : RTM_SETDCB;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = seq;
+	dcb = mnl_nlmsg_put_extra_header(nlh, sizeof(*dcb));
+	dcb->dcb_family = AF_UNSPEC;
+	dcb->cmd = cmd;
+	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, ifname);
+	return nlh;
+}
+
+/* Copy a fixed-size kernel struct out of an attribute; a longer one is a newer kernel's, fine. */
+static int get_struct(const struct nlattr *attr, void *dst, size_t size, const char *what,
+		      struct nd_err *e)
+{
+	size_t len = mnl_attr_get_payload_len(attr);
+
+	if (len < size)
+		return nd_err_set(e, -EBADMSG, "DCB %s attribute is %zu bytes, expected %zu",
+				  what, len, size);
+	memcpy(dst, mnl_attr_get_payload(attr), size);
+	return 0;
+}
+
+static int nest_for_each(const struct nlattr *nest, int (*fn)(const struct nlattr *, void *,
+							       struct nd_err *),
+			 void *data, struct nd_err *e)
+{
+	const struct nlattr *attr;
+	int ret;
+
+	mnl_attr_for_each_nested(attr, nest) {
+		ret = fn(attr, data, e);
+		if (ret)
+			return ret;
+	}
+	/* mnl stops silently at a malformed attribute; a parser of outside input must not */
+	if ((const char *)attr < (const char *)mnl_attr_get_payload(nest) +
+				 mnl_attr_get_payload_len(nest))
+		return nd_err_set(e, -EBADMSG, "malformed attribute inside a DCB nest");
+	return 0;
+}
+
+static int add_app(const struct nlattr *attr, void *data, struct nd_err *e)
+{
+	struct nd_dcb *dcb = data;
+	struct dcb_app *grown;
+	int type = mnl_attr_get_type(attr);
+
+	if (type != DCB_ATTR_IEEE_APP && type != ND_DCB_ATTR_DCB_APP)
+		return 0;
+	if (dcb->n_apps >= ND_DCB_APPS_MAX)
+		return nd_err_set(e, -E2BIG, "DCB APP table has more than %d entries",
+				  ND_DCB_APPS_MAX);
+	grown = realloc(dcb->apps, (dcb->n_apps + 1) * sizeof(*grown));
+	if (!grown)
+		return nd_err_set(e, -ENOMEM, "out of memory for the DCB APP table");
+	dcb->apps = grown;
+	return get_struct(attr, &dcb->apps[dcb->n_apps++], sizeof(struct dcb_app), "APP", e);
+}
+
+static int add_trust(const struct nlattr *attr, void *data, struct nd_err *e)
+{
+	struct nd_dcb *dcb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (type != DCB_ATTR_IEEE_APP && type != ND_DCB_ATTR_DCB_APP)
+		return 0;
+	if (mnl_attr_get_payload_len(attr) < 1)
+		return nd_err_set(e, -EBADMSG, "empty DCB apptrust entry");
+	if (dcb->n_trust >= ND_TRUST_MAX)
+		return nd_err_set(e, -E2BIG, "DCB apptrust table has more than %d entries",
+				  ND_TRUST_MAX);
+	dcb->trust[dcb->n_trust++] = mnl_attr_get_u8(attr);
+	return 0;
+}
+
+static int ieee_attr(const struct nlattr *attr, void *data, struct nd_err *e)
+{
+	struct nd_dcb *dcb = data;
+	int ret = 0;
+
+	switch (mnl_attr_get_type(attr)) {
+	case DCB_ATTR_IEEE_ETS:
+		ret = get_struct(attr, &dcb->ets, sizeof(dcb->ets), "ETS", e);
+		dcb->have |= ND_DCB_HAVE_ETS;
+		break;
+	case DCB_ATTR_IEEE_PFC:
+		ret = get_struct(attr, &dcb->pfc, sizeof(dcb->pfc), "PFC", e);
+		dcb->have |= ND_DCB_HAVE_PFC;
+		break;
+	case DCB_ATTR_IEEE_MAXRATE:
+		ret = get_struct(attr, &dcb->maxrate, sizeof(dcb->maxrate), "maxrate", e);
+		dcb->have |= ND_DCB_HAVE_MAXRATE;
+		break;
+	case DCB_ATTR_DCB_BUFFER:
+		ret = get_struct(attr, &dcb->buffer, sizeof(dcb->buffer), "buffer", e);
+		dcb->have |= ND_DCB_HAVE_BUFFER;
+		break;
+	case DCB_ATTR_IEEE_APP_TABLE:
+		ret = nest_for_each(attr, add_app, dcb, e);
+		dcb->have |= ND_DCB_HAVE_APP;
+		break;
+	case ND_DCB_ATTR_IEEE_APP_TRUST_TABLE:
+		ret = nest_for_each(attr, add_trust, dcb, e);
+		dcb->have |= ND_DCB_HAVE_TRUST;
+		break;
+	}
+	return ret;
+}
+
+int nd_dcb_parse(const struct nlmsghdr *nlh, const char *ifname, struct nd_dcb *dcb,
+		 struct nd_err *e)
+{
+	const struct dcbmsg *msg;
+	const struct nlattr *attr;
+	size_t hdrlen = MNL_ALIGN(sizeof(*msg));
+	bool named = false;
+	int ret;
+
+	if (nlh->nlmsg_type != RTM_GETDCB)
+		return nd_err_set(e, -EPROTO, "unexpected netlink message type %u in a DCB reply",
+				  nlh->nlmsg_type);
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + hdrlen)
+		return nd_err_set(e, -EBADMSG, "truncated DCB reply (%u bytes)", nlh->nlmsg_len);
+	msg = mnl_nlmsg_get_payload(nlh);
+	if (msg->cmd != DCB_CMD_IEEE_GET)
+		return nd_err_set(e, -EPROTO, "DCB reply to command %u, expected IEEE_GET",
+				  msg->cmd);
+	mnl_attr_for_each(attr, nlh, hdrlen) {
+		switch (mnl_attr_get_type(attr)) {
+		case DCB_ATTR_IFNAME:
+			if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
+				return nd_err_set(e, -EBADMSG, "DCB reply with a malformed name");
+			if (ifname && strcmp(mnl_attr_get_str(attr), ifname))
+				return nd_err_set(e, -EPROTO, "DCB reply for '%s', asked for '%s'",
+						  mnl_attr_get_str(attr), ifname);
+			named = true;
+			break;
+		case DCB_ATTR_IEEE:
+			ret = nest_for_each(attr, ieee_attr, dcb, e);
+			if (ret)
+				return ret;
+			break;
+		case DCB_ATTR_DCBX:
+			if (mnl_attr_get_payload_len(attr) < 1)
+				return nd_err_set(e, -EBADMSG, "empty DCB DCBX attribute");
+			dcb->dcbx = mnl_attr_get_u8(attr);
+			dcb->have |= ND_DCB_HAVE_DCBX;
+			break;
+		}
+	}
+	if ((const char *)attr < (const char *)nlh + nlh->nlmsg_len)
+		return nd_err_set(e, -EBADMSG, "malformed attribute in a DCB reply");
+	if (!named)
+		return nd_err_set(e, -EBADMSG, "DCB reply without a device name");
+	return 0;
+}
+
+struct get_ctx {
+	const char *ifname;
+	struct nd_dcb *dcb;
+	bool replied;
+};
+
+static int on_reply(const struct nlmsghdr *nlh, void *data, struct nd_err *e)
+{
+	struct get_ctx *ctx = data;
+
+	if (ctx->replied)
+		return nd_err_set(e, -EPROTO, "more than one DCB reply");
+	ctx->replied = true;
+	return nd_dcb_parse(nlh, ctx->ifname, ctx->dcb, e);
+}
+
+int nd_dcb_read(struct nd_nl *nl, const char *ifname, struct nd_dcb *dcb, struct nd_err *e)
+{
+	struct get_ctx ctx = { .ifname = ifname, .dcb = dcb };
+	struct nlmsghdr *nlh;
+	int ret;
+
+	memset(dcb, 0, sizeof(*dcb));
+	nlh = nd_dcb_put_request(nl->buf, DCB_CMD_IEEE_GET, ifname, ++nl->seq);
+	ret = nd_nl_talk(nl, nlh, on_reply, &ctx, e);
+	if (!ret && !ctx.replied)
+		ret = nd_err_set(e, -EPROTO, "the kernel acked DCB IEEE_GET without a reply");
+	if (ret) {
+		nd_dcb_free(dcb);
+		if (ret == -EOPNOTSUPP)
+			return nd_err_set(e, ret, "%s: DCB: not supported by driver", ifname);
+		return nd_err_wrap(e, "%s: DCB IEEE_GET", ifname);
+	}
+	return 0;
+}

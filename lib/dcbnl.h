@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* dcbnl requests and reply parsing (internal to libnodrop). */
+#ifndef ND_DCBNL_H
+#define ND_DCBNL_H
+
+#include "nl.h"
+
+/* More than every DSCP, PCP and a few ethertypes and ports: a sane kernel stays far below. */
+#define ND_DCB_APPS_MAX 1024
+
+/* Put a dcbnl request for @cmd on @ifname into @buf (NLM_F_ACK set). */
+struct nlmsghdr *nd_dcb_put_request(void *buf, uint8_t cmd, const char *ifname, uint32_t seq);
+/* Parse one IEEE_GET reply into @dcb (which the caller zeroed); checks every length. */
+int nd_dcb_parse(const struct nlmsghdr *nlh, const char *ifname, struct nd_dcb *dcb,
+		 struct nd_err *e);
+/* Read the DCB state of @ifname; -EOPNOTSUPP when the driver has no DCB. */
+int nd_dcb_read(struct nd_nl *nl, const char *ifname, struct nd_dcb *dcb, struct nd_err *e);
+
+#endif

@@ -1,0 +1,2 @@
+cat /proc/uptime > /out/uptime
+dmesg > /out/dmesg
