@@ -94,9 +94,11 @@ void nd_dcb_dscp_map(const struct nd_dcb *dcb, int dscp2prio[ND_DSCP_MAX])
 
 struct nlmsghdr *nd_dcb_put_request(void *buf, uint8_t cmd, const char *ifname, uint32_t seq)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlmsghdr *nlh;
 	struct dcbmsg *dcb;
 
+	memset(buf, 0, ND_NL_REQ_MAX);
+	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = cmd == DCB_CMD_IEEE_GET || cmd == DCB_CMD_GDCBX ? RTM_GETDCB : RTM_SETDCB;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
 	nlh->nlmsg_seq = seq;
@@ -225,7 +227,10 @@ int nd_dcb_parse(const struct nlmsghdr *nlh, const char *ifname, struct nd_dcb *
 	if (msg->cmd != DCB_CMD_IEEE_GET)
 		return nd_err_set(e, -EPROTO, "DCB reply to command %u, expected IEEE_GET",
 				  msg->cmd);
-	mnl_attr_for_each(attr, nlh, hdrlen) {
+	/* bounded by nlmsg_len itself, not mnl's aligned tail, which may lie past a short reply */
+	for (attr = mnl_nlmsg_get_payload_offset(nlh, hdrlen);
+	     mnl_attr_ok(attr, (int)((const char *)nlh + nlh->nlmsg_len - (const char *)attr));
+	     attr = mnl_attr_next(attr)) {
 		switch (mnl_attr_get_type(attr)) {
 		case DCB_ATTR_IFNAME:
 			if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)

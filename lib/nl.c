@@ -23,7 +23,7 @@ int nd_nl_open(struct nd_nl *nl, int bus, struct nd_err *e)
 	int one = 1;
 
 	memset(nl, 0, sizeof(*nl));
-	nl->buf = malloc(ND_NL_BUF_SIZE);
+	nl->buf = calloc(1, ND_NL_BUF_SIZE);
 	if (!nl->buf)
 		return nd_err_set(e, -ENOMEM, "out of memory for a netlink buffer");
 	nl->sk = mnl_socket_open2(bus, SOCK_CLOEXEC);
@@ -59,8 +59,10 @@ void nd_nl_close(struct nd_nl *nl)
 
 struct nlmsghdr *nd_nl_msg(struct nd_nl *nl, uint16_t type, uint16_t flags)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl->buf);
+	struct nlmsghdr *nlh;
 
+	memset(nl->buf, 0, ND_NL_REQ_MAX);
+	nlh = mnl_nlmsg_put_header(nl->buf);
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
 	nlh->nlmsg_seq = ++nl->seq;

@@ -9,6 +9,8 @@
 #include "nodrop.h"
 
 #define ND_NL_BUF_SIZE 32768
+/* Requests are built in the first part of the buffer, zeroed first so padding is never stale. */
+#define ND_NL_REQ_MAX 4096
 
 struct nd_nl {
 	struct mnl_socket *sk;

@@ -45,6 +45,10 @@ struct nd_cmd {
 
 extern const struct nd_cmd nd_cmd_show;
 
+struct nd_port;
+/* show's printer for one port (used by the JSON-shape tests too). */
+void nd_show_port(const struct nd_port *port);
+
 void nd_cli_usage(const struct nd_cmd *cmd, FILE *f);
 /* Parse options of @cmd and run it; returns the exit code. */
 int nd_cli_run(const struct nd_cmd *cmd, int argc, char **argv);

@@ -382,6 +382,15 @@ static void print_dcb(const struct nd_port *p)
 	pr_close_object();
 }
 
+void nd_show_port(const struct nd_port *port)
+{
+	pr_open_object(NULL);
+	print_link(&port->link);
+	print_rdma(port);
+	print_dcb(port);
+	pr_close_object();
+}
+
 static int show_run(const struct nd_cli *cli, int argc, char **argv, void *data)
 {
 	struct nd_err e = { 0 };
@@ -402,11 +411,7 @@ static int show_run(const struct nd_cli *cli, int argc, char **argv, void *data)
 	pr_init(cli->json, cli->pretty);
 	pr_open_array(NULL);
 	for (i = 0; i < n; i++) {
-		pr_open_object(NULL);
-		print_link(&ports[i].link);
-		print_rdma(&ports[i]);
-		print_dcb(&ports[i]);
-		pr_close_object();
+		nd_show_port(&ports[i]);
 		/* a read that failed for a reason other than "no DCB" is the system's failure */
 		if (ports[i].dcb_status && ports[i].dcb_status != -EOPNOTSUPP) {
 			fprintf(stderr, "nodrop show: %s\n", ports[i].dcb_error);

@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The CLI on the build host (no DCB, no RDMA): exit codes, errors, help, JSON validity.
+# With ND_VALGRIND=1 every run goes through valgrind and a leak or error fails the case.
+set -u
+NODROP=${1:-build/nodrop}
+pass=0 fail=0
+vg=()
+[ "${ND_VALGRIND:-0}" = 1 ] && vg=(valgrind -q --error-exitcode=99 --leak-check=full
+				  --errors-for-leak-kinds=definite,indirect)
+
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+bad() { fail=$((fail + 1)); echo "not ok - $1"; }
+
+# expect RC DESC CMD...: run, keep stdout/stderr in $out/$err, check the exit code
+expect() {
+	local want=$1 desc=$2 rc
+	shift 2
+	out=$("${vg[@]}" "$@" 2>/tmp/nd-cli-err.$$); rc=$?
+	err=$(cat /tmp/nd-cli-err.$$)
+	if [ "$rc" = "$want" ]; then ok "$desc"; else bad "$desc (rc $rc, want $want): $err"; fi
+}
+
+expect 0 "show lists host ports" "$NODROP" show
+first=$(ip -o link show | awk -F': ' '$2 != "lo" {print $2; exit}' | cut -d@ -f1)
+echo "$out" | grep -q "^$first: .* mtu [0-9]" && ok "show text has $first with its MTU" ||
+	bad "show text lacks $first: $out"
+expect 0 "show -j on the host" "$NODROP" show -j
+echo "$out" | jq -e 'type == "array" and length > 0 and all(.[]; .mtu > 0 and (.dcb | has("supported")))' \
+	>/dev/null && ok "show -j is an array of ports with mtu and dcb" || bad "show -j shape: $out"
+mtu=$(ip -j link show dev lo | jq '.[0].mtu')
+expect 0 "show -j lo" "$NODROP" show -j lo
+[ "$(echo "$out" | jq '.[0].mtu')" = "$mtu" ] && ok "lo MTU agrees with ip -j link" ||
+	bad "lo MTU: $out"
+[ "$(echo "$out" | jq -r '.[0].dcb.error')" = "not supported by driver" ] &&
+	ok "lo: DCB not supported" || bad "lo dcb: $out"
+expect 0 "show -p lo" "$NODROP" show -p lo
+echo "$out" | grep -q '^  {' && ok "pretty JSON is indented" || bad "pretty: $out"
+expect 2 "unknown device" "$NODROP" show nosuchdev0
+[ "$err" = "nodrop show: no network device 'nosuchdev0' (see 'ip link' for the names)" ] &&
+	ok "unknown device message" || bad "unknown device message: $err"
+[ -z "$out" ] && ok "nothing printed for a bad name" || bad "printed: $out"
+expect 2 "unknown device among good ones" "$NODROP" show lo nosuchdev0
+expect 2 "unknown option" "$NODROP" show --bogus
+echo "$err" | grep -q "unknown option '--bogus'" && ok "unknown option named" || bad "$err"
+expect 2 "unknown command" "$NODROP" frobnicate
+[ "$err" = "nodrop: unknown command 'frobnicate'; 'nodrop --help' lists them" ] &&
+	ok "unknown command message" || bad "$err"
+expect 2 "no command" "$NODROP"
+expect 0 "--help" "$NODROP" --help
+expect 0 "--version" "$NODROP" --version
+expect 0 "show --help" "$NODROP" show --help
+# every command in `nodrop --help` has its man page, listed in nodrop(8), and every option in a
+# command's --help is in its man page and the other way round
+expect 0 "--help lists commands" "$NODROP" --help
+cmds=$(echo "$out" | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ {on = 0}')
+[ -n "$cmds" ] && ok "commands listed: $(echo $cmds)" || bad "no commands in --help"
+for c in $cmds; do
+	m=man/nodrop-$c.8
+	[ -f "$m" ] && ok "$m exists" || { bad "$m missing"; continue; }
+	grep -q "^\.B $c\$" man/nodrop.8 && ok "nodrop.8 lists $c" || bad "nodrop.8 lacks $c"
+	help=$("$NODROP" "$c" --help)
+	for o in $(echo "$help" | grep -o -- '--[a-z-]*' | sort -u); do
+		grep -q -- "${o//-/\\\\-}" "$m" && ok "$m documents $o" || bad "$m lacks $o"
+	done
+	for o in $(grep -o -- '\\-\\-[a-z\\-]*' "$m" | sed 's/\\//g' | sort -u); do
+		echo "$help" | grep -q -- "$o" && ok "$c --help has $o from $m" ||
+			bad "$c --help lacks $o"
+	done
+done
+rm -f /tmp/nd-cli-err.$$
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The unit tier: every suite in one runner, so Check prints one closing line. */
+#include <stdlib.h>
+
+#include "unit.h"
+
+const char *unit_fixtures(void)
+{
+	const char *dir = getenv("ND_FIXTURES");
+
+	return dir && *dir ? dir : "tests/fixtures";
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite_nl());
+	int failed;
+
+	srunner_add_suite(sr, suite_dcbnl());
+	srunner_add_suite(sr, suite_sysfs());
+	srunner_add_suite(sr, suite_show());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Netlink reply processing against byte layouts built from <linux/netlink.h>. */
+#include <errno.h>
+#include <string.h>
+#include <linux/netlink.h>
+
+#include "nl.h"
+#include "unit.h"
+
+#define SEQ 4242
+#define PORTID 777
+
+static char buf[4096];
+
+/* One message: header with @type/@flags, then @len bytes of @payload. */
+static size_t put_msg(size_t off, uint16_t type, uint16_t flags, uint32_t seq, const void *payload,
+		      size_t len)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)(buf + off);
+
+	nlh->nlmsg_len = (uint32_t)(NLMSG_HDRLEN + len);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = flags;
+	nlh->nlmsg_seq = seq;
+	nlh->nlmsg_pid = PORTID;
+	memcpy(buf + off + NLMSG_HDRLEN, payload, len);
+	return off + NLMSG_ALIGN(nlh->nlmsg_len);
+}
+
+/* An error/ack message; @msg adds an NLMSGERR_ATTR_MSG TLV after a capped echo. */
+static size_t put_err(size_t off, int error, const char *msg)
+{
+	char payload[512];
+	struct nlmsgerr *err = (struct nlmsgerr *)payload;
+	size_t len = sizeof(*err);
+	uint16_t flags = NLM_F_CAPPED;
+
+	memset(payload, 0, sizeof(payload));
+	err->error = error;
+	err->msg.nlmsg_len = NLMSG_HDRLEN;
+	err->msg.nlmsg_seq = SEQ;
+	if (msg) {
+		struct nlattr *nla = (struct nlattr *)(payload + len);
+
+		nla->nla_type = NLMSGERR_ATTR_MSG;
+		nla->nla_len = (uint16_t)(NLA_HDRLEN + strlen(msg) + 1);
+		memcpy(payload + len + NLA_HDRLEN, msg, strlen(msg) + 1);
+		len += NLA_ALIGN(nla->nla_len);
+		flags |= NLM_F_ACK_TLVS;
+	}
+	return put_msg(off, NLMSG_ERROR, flags, SEQ, payload, len);
+}
+
+static int seen;
+
+static int count_cb(const struct nlmsghdr *nlh, void *data, struct nd_err *e)
+{
+	(void)data;
+	(void)e;
+	ck_assert_uint_eq(nlh->nlmsg_type, 78);
+	seen++;
+	return 0;
+}
+
+static int fail_cb(const struct nlmsghdr *nlh, void *data, struct nd_err *e)
+{
+	(void)nlh;
+	(void)data;
+	return nd_err_set(e, -EPROTO, "callback refused");
+}
+
+START_TEST(ack_ends_exchange)
+{
+	struct nd_err e = { 0 };
+	uint32_t word = 0x11223344;
+	size_t len;
+
+	seen = 0;
+	len = put_msg(0, 78, 0, SEQ, &word, sizeof(word));
+	len = put_err(len, 0, NULL);
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, count_cb, NULL, &e), 0);
+	ck_assert_int_eq(seen, 1);
+}
+END_TEST
+
+START_TEST(reply_without_ack_asks_for_more)
+{
+	struct nd_err e = { 0 };
+	uint32_t word = 0;
+	size_t len;
+
+	seen = 0;
+	len = put_msg(0, 78, NLM_F_MULTI, SEQ, &word, sizeof(word));
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, count_cb, NULL, &e), 1);
+	ck_assert_int_eq(seen, 1);
+}
+END_TEST
+
+START_TEST(error_carries_extack)
+{
+	struct nd_err e = { 0 };
+	size_t len = put_err(0, -EINVAL, "ETS bandwidth must sum to 100");
+
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, NULL, NULL, &e), -EINVAL);
+	ck_assert_int_eq(e.code, -EINVAL);
+	ck_assert_str_eq(e.msg, "Invalid argument (kernel: \"ETS bandwidth must sum to 100\")");
+}
+END_TEST
+
+START_TEST(error_uncapped_echo_then_extack)
+{
+	struct nd_err e = { 0 };
+	char payload[256] = { 0 };
+	struct nlmsgerr *err = (struct nlmsgerr *)payload;
+	struct nlattr *nla;
+	size_t len = sizeof(*err) + 8;	/* the echoed request carries 8 bytes of its own */
+
+	err->error = -EPERM;
+	err->msg.nlmsg_len = NLMSG_HDRLEN + 8;
+	nla = (struct nlattr *)(payload + len);
+	nla->nla_type = NLMSGERR_ATTR_MSG;
+	nla->nla_len = NLA_HDRLEN + 4;
+	memcpy(payload + len + NLA_HDRLEN, "nop", 4);
+	len += NLA_HDRLEN + 4;
+	len = put_msg(0, NLMSG_ERROR, NLM_F_ACK_TLVS, SEQ, payload, len);
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, NULL, NULL, &e), -EPERM);
+	ck_assert_str_eq(e.msg, "Operation not permitted (kernel: \"nop\")");
+}
+END_TEST
+
+START_TEST(error_without_extack)
+{
+	struct nd_err e = { 0 };
+	size_t len = put_err(0, -EOPNOTSUPP, NULL);
+
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, NULL, NULL, &e), -EOPNOTSUPP);
+	ck_assert_str_eq(e.msg, "Operation not supported");
+}
+END_TEST
+
+START_TEST(error_code_garbage)
+{
+	struct nd_err e = { 0 };
+	size_t len = put_err(0, 17, NULL);
+
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, NULL, NULL, &e), -EBADMSG);
+	len = put_err(0, -100000, NULL);
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, NULL, NULL, &e), -EBADMSG);
+}
+END_TEST
+
+START_TEST(extack_unterminated_is_dropped)
+{
+	struct nd_err e = { 0 };
+	size_t len = put_err(0, -EIO, "abc");
+
+	/* overwrite the string's NUL: the message must be ignored, not read past its end */
+	buf[NLMSG_HDRLEN + sizeof(struct nlmsgerr) + NLA_HDRLEN + 3] = 'x';
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, NULL, NULL, &e), -EIO);
+	ck_assert_str_eq(e.msg, "Input/output error");
+}
+END_TEST
+
+START_TEST(done_ends_dump)
+{
+	struct nd_err e = { 0 };
+	int zero = 0;
+	size_t len;
+
+	seen = 0;
+	len = put_msg(0, 78, NLM_F_MULTI, SEQ, &zero, sizeof(zero));
+	len = put_msg(len, 78, NLM_F_MULTI, SEQ, &zero, sizeof(zero));
+	len = put_msg(len, NLMSG_DONE, NLM_F_MULTI, SEQ, &zero, sizeof(zero));
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, count_cb, NULL, &e), 0);
+	ck_assert_int_eq(seen, 2);
+}
+END_TEST
+
+START_TEST(stale_sequence_skipped)
+{
+	struct nd_err e = { 0 };
+	int zero = 0;
+	size_t len;
+
+	seen = 0;
+	len = put_msg(0, 99, 0, SEQ - 1, &zero, sizeof(zero));	/* count_cb would fail on 99 */
+	len = put_msg(len, 78, 0, SEQ, &zero, sizeof(zero));
+	len = put_err(len, 0, NULL);
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, count_cb, NULL, &e), 0);
+	ck_assert_int_eq(seen, 1);
+}
+END_TEST
+
+START_TEST(wrong_portid)
+{
+	struct nd_err e = { 0 };
+	size_t len = put_err(0, 0, NULL);
+
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID + 1, NULL, NULL, &e), -EPROTO);
+}
+END_TEST
+
+START_TEST(truncated_replies)
+{
+	struct nd_err e = { 0 };
+	size_t len = put_err(0, 0, NULL);
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+
+	ck_assert_int_eq(nd_nl_process(buf, 3, SEQ, PORTID, NULL, NULL, &e), -EBADMSG);
+	ck_assert_int_eq(nd_nl_process(buf, len - 1, SEQ, PORTID, NULL, NULL, &e), -EBADMSG);
+	nlh->nlmsg_len = 4;	/* shorter than its own header */
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, NULL, NULL, &e), -EBADMSG);
+	nlh->nlmsg_len = 4000;	/* longer than the datagram */
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, NULL, NULL, &e), -EBADMSG);
+	/* an error message too short to hold its code */
+	len = put_msg(0, NLMSG_ERROR, 0, SEQ, "ab", 2);
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, NULL, NULL, &e), -EBADMSG);
+}
+END_TEST
+
+START_TEST(callback_error_stops)
+{
+	struct nd_err e = { 0 };
+	int zero = 0;
+	size_t len = put_msg(0, 78, 0, SEQ, &zero, sizeof(zero));
+
+	len = put_err(len, 0, NULL);
+	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, fail_cb, NULL, &e), -EPROTO);
+	ck_assert_str_eq(e.msg, "callback refused");
+}
+END_TEST
+
+START_TEST(err_wrap_keeps_reason)
+{
+	struct nd_err e = { 0 };
+
+	nd_err_set(&e, -EIO, "Input/output error");
+	ck_assert_int_eq(nd_err_wrap(&e, "%s: DCB %s", "nicsim0", "IEEE_SET"), -EIO);
+	ck_assert_str_eq(e.msg, "nicsim0: DCB IEEE_SET: Input/output error");
+	nd_err_clear(&e);
+	ck_assert_int_eq(e.code, 0);
+	ck_assert_str_eq(e.msg, "");
+}
+END_TEST
+
+Suite *suite_nl(void)
+{
+	Suite *s = suite_create("netlink");
+	TCase *tc = tcase_create("process");
+
+	tcase_add_test(tc, ack_ends_exchange);
+	tcase_add_test(tc, reply_without_ack_asks_for_more);
+	tcase_add_test(tc, error_carries_extack);
+	tcase_add_test(tc, error_uncapped_echo_then_extack);
+	tcase_add_test(tc, error_without_extack);
+	tcase_add_test(tc, error_code_garbage);
+	tcase_add_test(tc, extack_unterminated_is_dropped);
+	tcase_add_test(tc, done_ends_dump);
+	tcase_add_test(tc, stale_sequence_skipped);
+	tcase_add_test(tc, wrong_portid);
+	tcase_add_test(tc, truncated_replies);
+	tcase_add_test(tc, callback_error_stops);
+	tcase_add_test(tc, err_wrap_keeps_reason);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* The rooted accessor, the netdev -> RDMA mapping and rdma_cm defaults, on fixture trees. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "unit.h"
+
+static void use_fixture(const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s/", unit_fixtures(), name);
+	setenv("NODROP_SYSROOT", path, 1);
+	nd_sysroot_reset();
+}
+
+static void roce_host(void)
+{
+	use_fixture("roce-host");
+}
+
+static void no_root(void)
+{
+	unsetenv("NODROP_SYSROOT");
+	nd_sysroot_reset();
+}
+
+START_TEST(root_prefix)
+{
+	char path[PATH_MAX], want[PATH_MAX];
+
+	snprintf(want, sizeof(want), "%s/roce-host/sys/class/net/eth2/speed", unit_fixtures());
+	ck_assert_int_eq(nd_sys_path(path, sizeof(path), "/sys/class/net/%s/speed", "eth2"), 0);
+	/* the trailing '/' of NODROP_SYSROOT is folded */
+	ck_assert_str_eq(path, want);
+	no_root();
+	ck_assert_str_eq(nd_sysroot(), "");
+	ck_assert_int_eq(nd_sys_path(path, sizeof(path), "/sys/x"), 0);
+	ck_assert_str_eq(path, "/sys/x");
+}
+END_TEST
+
+START_TEST(read_values)
+{
+	char buf[64];
+	uint64_t v = 7;
+
+	ck_assert_int_eq(nd_sys_read(buf, sizeof(buf), "/sys/class/infiniband/%s/ports/1/state",
+				     "mlx5_0"), 9);
+	ck_assert_str_eq(buf, "4: ACTIVE");
+	ck_assert_str_eq(nd_strip_state_prefix(buf), "ACTIVE");
+	ck_assert_str_eq(nd_strip_state_prefix("Ethernet"), "Ethernet");
+	ck_assert_int_eq(nd_sys_read_u64(&v, "/sys/class/net/eth2/speed"), 0);
+	ck_assert_uint_eq(v, 100000);
+	ck_assert_int_eq(nd_sys_read_u64(&v, "/sys/class/net/eth4/hexval"), 0);
+	ck_assert_uint_eq(v, 16);
+	ck_assert_int_eq(nd_sys_read_u64(&v, "/sys/class/net/eth4/speed"), -EINVAL);
+	ck_assert_int_eq(nd_sys_read_u64(&v, "/sys/class/net/eth4/negval"), -EINVAL);
+	ck_assert_int_eq(nd_sys_read_u64(&v, "/sys/class/net/eth3/speed"), -EINVAL);
+	ck_assert_int_eq(nd_sys_read_u64(&v, "/sys/class/net/eth9/speed"), -ENOENT);
+	ck_assert_uint_eq(v, 16);	/* failures leave the output alone */
+	/* a short buffer truncates, terminated, trailing blanks stripped */
+	ck_assert_int_eq(nd_sys_read(buf, 4, "/sys/class/infiniband/mlx5_0/ports/1/state"), 2);
+	ck_assert_str_eq(buf, "4:");
+	ck_assert(nd_sys_exists("/sys/class/net/%s", "ib0"));
+	ck_assert(!nd_sys_exists("/sys/class/net/%s", "ib9"));
+}
+END_TEST
+
+START_TEST(names_cannot_escape_root)
+{
+	char buf[64];
+	uint64_t v;
+
+	ck_assert_int_eq(nd_sys_read(buf, sizeof(buf), "/sys/class/net/%s/speed", "../../.."),
+			 -EINVAL);
+	ck_assert_int_eq(nd_sys_read_u64(&v, "/sys/class/net/%s", ".."), -EINVAL);
+	ck_assert_int_eq(nd_sys_read(buf, sizeof(buf), "sys/relative"), -EINVAL);
+	ck_assert(!nd_sys_exists("/sys/class/net/.."));
+}
+END_TEST
+
+static int collect(const char *name, void *data)
+{
+	char *out = data;
+
+	strcat(out, name);
+	strcat(out, ",");
+	return strcmp(name, "mlx5_2") ? 0 : 42;
+}
+
+START_TEST(dir_order_and_stop)
+{
+	char seen[256] = "";
+
+	ck_assert_int_eq(nd_sys_dir(collect, seen, "/sys/class/infiniband"), 42);
+	ck_assert_str_eq(seen, "mlx5_0,mlx5_1,mlx5_2,");
+	ck_assert_int_eq(nd_sys_dir(collect, seen, "/sys/class/nothing"), -ENOENT);
+}
+END_TEST
+
+START_TEST(link_name)
+{
+	char buf[64];
+
+	ck_assert_int_eq(nd_sys_link_name(buf, sizeof(buf), "/sys/class/net/ib0/device"), 0);
+	ck_assert_str_eq(buf, "0000:3b:00.0");
+	ck_assert_int_eq(nd_sys_link_name(buf, sizeof(buf), "/sys/class/net/eth2/speed"),
+			 -EINVAL);
+}
+END_TEST
+
+START_TEST(roce_port_with_configfs)
+{
+	struct nd_rdma_port p[ND_RDMA_PER_NETDEV];
+	struct nd_err e = { 0 };
+	size_t n = 99;
+
+	ck_assert_int_eq(nd_rdma_ports_of("eth2", p, ND_RDMA_PER_NETDEV, &n, &e), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(p[0].ibdev, "mlx5_0");
+	ck_assert_uint_eq(p[0].port, 1);
+	ck_assert_str_eq(p[0].link_layer, "Ethernet");
+	ck_assert_str_eq(p[0].state, "ACTIVE");
+	ck_assert_str_eq(p[0].phys_state, "LinkUp");
+	ck_assert_str_eq(p[0].rate, "100 Gb/sec (2X HDR)");
+	/* verbs are not asked under a fixture root */
+	ck_assert_uint_eq(p[0].active_mtu, 0);
+	ck_assert(p[0].roce.configured);
+	ck_assert_int_eq(p[0].roce.tos, 106);
+	ck_assert_str_eq(p[0].roce.mode, "RoCE v2");
+}
+END_TEST
+
+START_TEST(roce_port_kernel_defaults)
+{
+	struct nd_rdma_port p[ND_RDMA_PER_NETDEV];
+	struct nd_err e = { 0 };
+	size_t n;
+
+	ck_assert_int_eq(nd_rdma_ports_of("eth3", p, ND_RDMA_PER_NETDEV, &n, &e), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(p[0].ibdev, "mlx5_1");
+	ck_assert(!p[0].roce.configured);
+	ck_assert_int_eq(p[0].roce.tos, 0);
+	ck_assert_str_eq(p[0].roce.mode, "RoCE v2");
+}
+END_TEST
+
+START_TEST(roce_bad_configfs_value)
+{
+	struct nd_rdma_port p[ND_RDMA_PER_NETDEV];
+	struct nd_err e = { 0 };
+	size_t n;
+
+	ck_assert_int_eq(nd_rdma_ports_of("eth4", p, ND_RDMA_PER_NETDEV, &n, &e), -EINVAL);
+	ck_assert_str_eq(e.msg, "mlx5_3/1: rdma_cm default_roce_tos is 'abc', not a ToS byte");
+}
+END_TEST
+
+START_TEST(ipoib_port)
+{
+	struct nd_rdma_port p[ND_RDMA_PER_NETDEV];
+	struct nd_err e = { 0 };
+	size_t n;
+
+	ck_assert_int_eq(nd_rdma_ports_of("ib0", p, ND_RDMA_PER_NETDEV, &n, &e), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(p[0].ibdev, "mlx5_2");
+	ck_assert_uint_eq(p[0].port, 1);
+	ck_assert_str_eq(p[0].link_layer, "InfiniBand");
+	ck_assert_str_eq(p[0].rate, "200 Gb/sec (4X HDR)");
+}
+END_TEST
+
+START_TEST(netdev_without_rdma)
+{
+	struct nd_rdma_port p[ND_RDMA_PER_NETDEV];
+	struct nd_err e = { 0 };
+	size_t n = 5;
+
+	ck_assert_int_eq(nd_rdma_ports_of("eth9", p, ND_RDMA_PER_NETDEV, &n, &e), 0);
+	ck_assert_uint_eq(n, 0);
+	use_fixture("does-not-exist");
+	ck_assert_int_eq(nd_rdma_ports_of("eth2", p, ND_RDMA_PER_NETDEV, &n, &e), 0);
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
+START_TEST(strlcpy_truncates)
+{
+	char small[4];
+
+	ck_assert_uint_eq(nd_strlcpy(small, "abcdef", sizeof(small)), 6);
+	ck_assert_str_eq(small, "abc");
+	ck_assert_uint_eq(nd_strlcpy(small, "ab", sizeof(small)), 2);
+	ck_assert_str_eq(small, "ab");
+}
+END_TEST
+
+Suite *suite_sysfs(void)
+{
+	Suite *s = suite_create("sysfs");
+	TCase *tc = tcase_create("fixtures");
+
+	tcase_add_checked_fixture(tc, roce_host, no_root);
+	tcase_add_test(tc, root_prefix);
+	tcase_add_test(tc, read_values);
+	tcase_add_test(tc, names_cannot_escape_root);
+	tcase_add_test(tc, dir_order_and_stop);
+	tcase_add_test(tc, link_name);
+	tcase_add_test(tc, roce_port_with_configfs);
+	tcase_add_test(tc, roce_port_kernel_defaults);
+	tcase_add_test(tc, roce_bad_configfs_value);
+	tcase_add_test(tc, ipoib_port);
+	tcase_add_test(tc, netdev_without_rdma);
+	tcase_add_test(tc, strlcpy_truncates);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,2 +1,0 @@
-cat /proc/uptime > /out/uptime
-dmesg > /out/dmesg
