@@ -47,7 +47,7 @@ DEPS_CHECK	:= check jq valgrind iproute2 ethtool
 DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod rdma-core ibverbs-utils \
 		   ibverbs-providers perftest
 
-.PHONY: all deps deps-check deps-vm lib tools install uninstall check unit vm valgrind demo \
+.PHONY: FORCE all deps deps-check deps-vm lib tools install uninstall check unit vm valgrind demo \
 	clean help
 
 all: $(B)/nodrop $(B)/libnodrop.a $(B)/libnodrop.so.$(SOVERSION) $(B)/nodrop.pc
@@ -89,7 +89,7 @@ $(B)/%.o: %.c lib/*.h tools/*.h | $(B)/.deps
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ND_CFLAGS) -Itools -c -o $@ $<
 
-$(B)/san/%.o: %.c lib/*.h tools/*.h | $(B)/.deps
+$(B)/san/%.o: %.c lib/*.h tools/*.h tests/unit/*.h | $(B)/.deps
 	$(call msg,CC-SAN,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ND_CFLAGS) -Itools -O1 $(SAN) -c -o $@ $<
@@ -107,7 +107,7 @@ $(B)/nodrop: $(TOOL_OBJ) $(B)/libnodrop.a
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $(TOOL_OBJ) $(B)/libnodrop.a $(PKG_LIBS)
 
-$(B)/nodrop.pc: Makefile
+$(B)/nodrop.pc: Makefile FORCE
 	$(call msg,GEN,$@)
 	@mkdir -p $(B)
 	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
@@ -165,3 +165,4 @@ clean:
 		$(B)/nodrop.pc $(B)/.deps
 
 -include $(wildcard $(B)/*.d)
+FORCE:

@@ -60,6 +60,19 @@ static int vpath(char *buf, size_t len, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* Resolve the caller's format and arguments into @path, returning the error from the caller. */
+#define ROOTED(path, fmt)						\
+	do {								\
+		va_list ap_;						\
+		int ret_;						\
+									\
+		va_start(ap_, fmt);					\
+		ret_ = vpath(path, sizeof(path), fmt, ap_);		\
+		va_end(ap_);						\
+		if (ret_)						\
+			return ret_;					\
+	} while (0)
+
 int nd_sys_path(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
@@ -99,14 +112,8 @@ static int read_text(const char *path, char *buf, size_t len)
 int nd_sys_read(char *buf, size_t len, const char *fmt, ...)
 {
 	char path[PATH_MAX];
-	va_list ap;
-	int ret;
 
-	va_start(ap, fmt);
-	ret = vpath(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (ret)
-		return ret;
+	ROOTED(path, fmt);
 	return read_text(path, buf, len);
 }
 
@@ -114,14 +121,9 @@ int nd_sys_read_u64(uint64_t *val, const char *fmt, ...)
 {
 	char path[PATH_MAX], buf[64], *end;
 	unsigned long long v;
-	va_list ap;
 	int ret;
 
-	va_start(ap, fmt);
-	ret = vpath(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (ret)
-		return ret;
+	ROOTED(path, fmt);
 	ret = read_text(path, buf, sizeof(buf));
 	if (ret < 0)
 		return ret;
@@ -137,15 +139,9 @@ int nd_sys_link_name(char *buf, size_t len, const char *fmt, ...)
 {
 	char path[PATH_MAX], target[PATH_MAX];
 	const char *base;
-	va_list ap;
 	ssize_t n;
-	int ret;
 
-	va_start(ap, fmt);
-	ret = vpath(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (ret)
-		return ret;
+	ROOTED(path, fmt);
 	n = readlink(path, target, sizeof(target) - 1);
 	if (n < 0)
 		return -errno;
@@ -179,15 +175,10 @@ int nd_sys_dir(nd_sys_dir_fn fn, void *data, const char *fmt, ...)
 	char path[PATH_MAX], **names = NULL;
 	size_t n = 0, cap = 0, i;
 	struct dirent *de;
-	va_list ap;
-	int ret;
+	int ret = 0;
 	DIR *d;
 
-	va_start(ap, fmt);
-	ret = vpath(path, sizeof(path), fmt, ap);
-	va_end(ap);
-	if (ret)
-		return ret;
+	ROOTED(path, fmt);
 	d = opendir(path);
 	if (!d)
 		return -errno;

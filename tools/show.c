@@ -23,31 +23,40 @@ static const struct {
 	{ DCB_CAP_DCBX_STATIC, "static", "static" },
 };
 
-/* "tc-bw 0:50 1:50 ..." as text, "tc_bw": [50, 50, ...] as JSON. */
-static void print_u8s(const char *key, const char *label, const uint8_t *v, size_t n)
-{
-	size_t i;
-
-	pr_open_array(key);
-	pr_text(" %s", label);
-	for (i = 0; i < n; i++) {
-		pr_uint(PR_JSON, NULL, NULL, v[i]);
-		pr_text(" %zu:%u", i, v[i]);
-	}
-	pr_close_array();
-}
-
+/* "tc-bw 0:50 1:50 ..." as text (none when @label is NULL), "tc_bw": [50, 50, ...] as JSON. */
 static void print_u64s(const char *key, const char *label, const uint64_t *v, size_t n)
 {
 	size_t i;
 
 	pr_open_array(key);
-	pr_text(" %s", label);
+	if (label)
+		pr_text(" %s", label);
 	for (i = 0; i < n; i++) {
 		pr_uint(PR_JSON, NULL, NULL, v[i]);
-		pr_text(" %zu:%" PRIu64, i, v[i]);
+		if (label)
+			pr_text(" %zu:%" PRIu64, i, v[i]);
 	}
 	pr_close_array();
+}
+
+static void print_u8s(const char *key, const char *label, const uint8_t *v, size_t n)
+{
+	uint64_t wide[NPRIO];
+	size_t i;
+
+	for (i = 0; i < n && i < NPRIO; i++)
+		wide[i] = v[i];
+	print_u64s(key, label, wide, i);
+}
+
+static void print_u32s(const char *key, const char *label, const uint32_t *v, size_t n)
+{
+	uint64_t wide[NPRIO];
+	size_t i;
+
+	for (i = 0; i < n && i < NPRIO; i++)
+		wide[i] = v[i];
+	print_u64s(key, label, wide, i);
 }
 
 static void print_bools(const char *key, const char *label, uint8_t bitmap)
@@ -280,40 +289,24 @@ static void print_ets(const struct ieee_ets *ets)
 	print_u8s("tc_bw", "tc-bw", ets->tc_tx_bw, NPRIO);
 	pr_nl();
 	/* the rest is there for JSON consumers that compare with `dcb -j ets show` */
-	pr_open_array("pg_bw");
-	for (size_t i = 0; i < NPRIO; i++)
-		pr_uint(PR_JSON, NULL, NULL, ets->tc_rx_bw[i]);
-	pr_close_array();
-	pr_open_array("reco_tc_bw");
-	for (size_t i = 0; i < NPRIO; i++)
-		pr_uint(PR_JSON, NULL, NULL, ets->tc_reco_bw[i]);
-	pr_close_array();
+	print_u8s("pg_bw", NULL, ets->tc_rx_bw, NPRIO);
+	print_u8s("reco_tc_bw", NULL, ets->tc_reco_bw, NPRIO);
 	pr_open_array("reco_tc_tsa");
 	for (size_t i = 0; i < NPRIO; i++)
 		pr_string(PR_JSON, NULL, NULL, nd_tsa_name(ets->tc_reco_tsa[i]));
 	pr_close_array();
-	pr_open_array("reco_prio_tc");
-	for (size_t i = 0; i < NPRIO; i++)
-		pr_uint(PR_JSON, NULL, NULL, ets->reco_prio_tc[i]);
-	pr_close_array();
+	print_u8s("reco_prio_tc", NULL, ets->reco_prio_tc, NPRIO);
 	pr_close_object();
 }
 
 static void print_buffer(const struct dcbnl_buffer *b)
 {
-	size_t i;
-
 	pr_open_object("buffer");
 	pr_text("    buffer");
 	print_u8s("prio_buffer", "prio-buffer", b->prio2buffer, NPRIO);
 	pr_nl();
-	pr_open_array("buffer_size");
-	pr_text("       buffer-size");
-	for (i = 0; i < DCBX_MAX_BUFFERS; i++) {
-		pr_uint(PR_JSON, NULL, NULL, b->buffer_size[i]);
-		pr_text(" %zu:%u", i, b->buffer_size[i]);
-	}
-	pr_close_array();
+	pr_text("       ");
+	print_u32s("buffer_size", "buffer-size", b->buffer_size, DCBX_MAX_BUFFERS);
 	pr_uint(PR_ANY, "total_size", " total-size %" PRIu64, b->total_size);
 	pr_nl();
 	pr_close_object();
