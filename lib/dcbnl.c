@@ -209,6 +209,17 @@ static int ieee_attr(const struct nlattr *attr, void *data, struct nd_err *e)
 	return ret;
 }
 
+static int app_cmp(const void *a, const void *b)
+{
+	const struct dcb_app *x = a, *y = b;
+
+	if (x->selector != y->selector)
+		return x->selector - y->selector;
+	if (x->protocol != y->protocol)
+		return x->protocol - y->protocol;
+	return x->priority - y->priority;
+}
+
 int nd_dcb_parse(const struct nlmsghdr *nlh, const char *ifname, struct nd_dcb *dcb,
 		 struct nd_err *e)
 {
@@ -257,6 +268,9 @@ int nd_dcb_parse(const struct nlmsghdr *nlh, const char *ifname, struct nd_dcb *
 		return nd_err_set(e, -EBADMSG, "malformed attribute in a DCB reply");
 	if (!named)
 		return nd_err_set(e, -EBADMSG, "DCB reply without a device name");
+	/* the kernel lists APP entries in insertion order; compare and print them in one order */
+	if (dcb->n_apps)
+		qsort(dcb->apps, dcb->n_apps, sizeof(*dcb->apps), app_cmp);
 	return 0;
 }
 

@@ -94,7 +94,7 @@ struct nd_dcb {
 	struct ieee_maxrate maxrate;
 	struct dcbnl_buffer buffer;
 	uint8_t dcbx;			/* DCB_CAP_DCBX_* flags */
-	struct dcb_app *apps;		/* the kernel's APP table, in kernel order */
+	struct dcb_app *apps;		/* the APP table, by selector, protocol, priority */
 	size_t n_apps;
 	uint8_t trust[ND_TRUST_MAX];	/* apptrust selectors, most trusted first */
 	size_t n_trust;

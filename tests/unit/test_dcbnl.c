@@ -150,7 +150,10 @@ START_TEST(parse_full_reply)
 	ck_assert_uint_eq(dcb.buffer.prio2buffer[3], 1);
 	ck_assert_uint_eq(dcb.dcbx, DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE);
 	ck_assert_uint_eq(dcb.n_apps, 65);
-	ck_assert_uint_eq(dcb.apps[64].protocol, 0x8915);
+	/* sorted by selector: the ethertype entry (selector 1) leads, DSCP 0..63 follow */
+	ck_assert_uint_eq(dcb.apps[0].protocol, 0x8915);
+	ck_assert_uint_eq(dcb.apps[1].protocol, 0);
+	ck_assert_uint_eq(dcb.apps[64].protocol, 63);
 	ck_assert_int_eq(nd_dcb_trust(&dcb, &src), ND_TRUST_DSCP);
 	ck_assert_int_eq(src, ND_TRUST_SRC_APP);
 	nd_dcb_dscp_map(&dcb, map);
