@@ -165,6 +165,9 @@ int nd_nl_process(const void *buf, size_t len, uint32_t seq, uint32_t portid,
 int nd_nl_talk(struct nd_nl *nl, struct nlmsghdr *req, nd_nl_msg_fn fn, void *data,
 	       struct nd_err *e)
 {
+	/* replies land in the same buffer as the request: keep what is needed of it */
+	uint32_t seq = req->nlmsg_seq;
+	uint16_t flags = req->nlmsg_flags;
 	ssize_t n;
 	int ret;
 
@@ -184,11 +187,11 @@ int nd_nl_talk(struct nd_nl *nl, struct nlmsghdr *req, nd_nl_msg_fn fn, void *da
 						  ND_NL_TIMEOUT_S);
 			return nd_err_set(e, -errno, "netlink receive failed: %s", strerror(errno));
 		}
-		ret = nd_nl_process(nl->buf, (size_t)n, req->nlmsg_seq, nl->portid, fn, data, e);
+		ret = nd_nl_process(nl->buf, (size_t)n, seq, nl->portid, fn, data, e);
 		if (ret <= 0)
 			return ret;
 		/* a request without ACK and without DUMP ends with its one reply */
-		if (!(req->nlmsg_flags & (NLM_F_ACK | NLM_F_DUMP)))
+		if (!(flags & (NLM_F_ACK | NLM_F_DUMP)))
 			return 0;
 	}
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <string.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include "nl.h"
 #include "unit.h"
@@ -243,6 +244,46 @@ START_TEST(err_wrap_keeps_reason)
 }
 END_TEST
 
+static int newlinks;
+
+static int count_newlink(const struct nlmsghdr *nlh, void *data, struct nd_err *e)
+{
+	(void)data;
+	(void)e;
+	newlinks += nlh->nlmsg_type == RTM_NEWLINK;
+	return 0;
+}
+
+/* Against the running kernel (no privilege needed): each talk consumes its reply and its ack. */
+START_TEST(talk_waits_for_ack)
+{
+	struct nd_err e = { 0 };
+	struct nd_nl nl;
+	int round;
+
+	ck_assert_int_eq(nd_nl_open(&nl, NETLINK_ROUTE, &e), 0);
+	for (round = 0; round < 3; round++) {
+		struct nlmsghdr *nlh = nd_nl_msg(&nl, RTM_GETLINK, NLM_F_ACK);
+		struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+		ifi->ifi_index = 1;	/* lo */
+		newlinks = 0;
+		ck_assert_int_eq(nd_nl_talk(&nl, nlh, count_newlink, NULL, &e), 0);
+		ck_assert_int_eq(newlinks, 1);
+	}
+	/* a kernel error comes back as its errno with a sentence */
+	{
+		struct nlmsghdr *nlh = nd_nl_msg(&nl, RTM_GETLINK, NLM_F_ACK);
+		struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+		ifi->ifi_index = 0x7ffffff0;
+		ck_assert_int_eq(nd_nl_talk(&nl, nlh, count_newlink, NULL, &e), -ENODEV);
+		ck_assert_msg(strstr(e.msg, "No such device"), "%s", e.msg);
+	}
+	nd_nl_close(&nl);
+}
+END_TEST
+
 Suite *suite_nl(void)
 {
 	Suite *s = suite_create("netlink");
@@ -261,6 +302,7 @@ Suite *suite_nl(void)
 	tcase_add_test(tc, truncated_replies);
 	tcase_add_test(tc, callback_error_stops);
 	tcase_add_test(tc, err_wrap_keeps_reason);
+	tcase_add_test(tc, talk_waits_for_ack);
 	suite_add_tcase(s, tc);
 	return s;
 }
