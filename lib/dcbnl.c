@@ -4,12 +4,14 @@
  * table, the apptrust table where the driver has one, and the DCBX mode.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/rtnetlink.h>
 
 #include "dcbnl.h"
+#include "internal.h"
 
 static const char *const tsa_names[] = {
 	[IEEE_8021QAZ_TSA_STRICT] = "strict",
@@ -308,4 +310,123 @@ int nd_dcb_read(struct nd_nl *nl, const char *ifname, struct nd_dcb *dcb, struct
 		return nd_err_wrap(e, "%s: DCB IEEE_GET", ifname);
 	}
 	return 0;
+}
+
+/* IEEE_SET/IEEE_DEL and SDCBX answer in the reply payload, not in the ack: read it here. */
+struct set_ctx {
+	uint8_t cmd;
+	int status;
+	bool replied;
+};
+
+static int on_set_reply(const struct nlmsghdr *nlh, void *data, struct nd_err *e)
+{
+	struct set_ctx *ctx = data;
+	const struct nlattr *attr;
+	int want = ctx->cmd == DCB_CMD_SDCBX ? DCB_ATTR_DCBX : DCB_ATTR_IEEE;
+
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct dcbmsg)))
+		return nd_err_set(e, -EBADMSG, "truncated DCB set reply");
+	for (attr = mnl_nlmsg_get_payload_offset(nlh, MNL_ALIGN(sizeof(struct dcbmsg)));
+	     mnl_attr_ok(attr, (int)((const char *)nlh + nlh->nlmsg_len - (const char *)attr));
+	     attr = mnl_attr_next(attr)) {
+		if (mnl_attr_get_type(attr) != want)
+			continue;
+		if (mnl_attr_get_payload_len(attr) < 1)
+			return nd_err_set(e, -EBADMSG, "empty DCB status attribute");
+		/* IEEE: (u8)errno from the driver, read back as int8; SDCBX: driver's own code */
+		ctx->status = ctx->cmd == DCB_CMD_SDCBX ? mnl_attr_get_u8(attr) :
+							  (int8_t)mnl_attr_get_u8(attr);
+		ctx->replied = true;
+	}
+	return 0;
+}
+
+static const char *cmd_name(uint8_t cmd)
+{
+	switch (cmd) {
+	case DCB_CMD_IEEE_SET:
+		return "IEEE_SET";
+	case DCB_CMD_IEEE_DEL:
+		return "IEEE_DEL";
+	case DCB_CMD_SDCBX:
+		return "SDCBX";
+	}
+	return "?";
+}
+
+/* Send a built set request and turn every way it can fail into one errno and sentence. */
+static int set_talk(struct nd_nl *nl, struct nlmsghdr *nlh, uint8_t cmd, const char *ifname,
+		    const char *what, struct nd_err *e)
+{
+	struct set_ctx ctx = { .cmd = cmd };
+	int ret;
+
+	ret = nd_nl_talk(nl, nlh, on_set_reply, &ctx, e);
+	if (ret) {
+		if (ret == -EPERM)
+			return nd_err_set(e, ret, "%s: DCB %s %s: %s; writing DCB needs CAP_NET_ADMIN "
+					  "(run as root)", ifname, cmd_name(cmd), what, e->msg);
+		return nd_err_wrap(e, "%s: DCB %s %s", ifname, cmd_name(cmd), what);
+	}
+	if (!ctx.replied)
+		return nd_err_set(e, -EPROTO, "%s: DCB %s %s: the kernel sent no status", ifname,
+				  cmd_name(cmd), what);
+	if (ctx.status == 0)
+		return 0;
+	if (cmd == DCB_CMD_SDCBX)
+		return nd_err_set(e, -EINVAL, "%s: DCB SDCBX: the driver refused DCBX mode %s "
+				  "(status %d); the driver or its firmware does not support it",
+				  ifname, what, ctx.status);
+	if (ctx.status < 0)
+		return nd_err_set(e, ctx.status, "%s: DCB %s %s: the driver failed it: %s", ifname,
+				  cmd_name(cmd), what, strerror(-ctx.status));
+	/* ice passes positive driver codes through; they stop the rest of the message */
+	return nd_err_set(e, -EIO, "%s: DCB %s %s: the driver failed it with status %d", ifname,
+			  cmd_name(cmd), what, ctx.status);
+}
+
+int nd_dcb_set_attr(struct nd_nl *nl, const char *ifname, int attr, const void *data,
+		    size_t len, struct nd_err *e)
+{
+	static const char *const names[] = {
+		[DCB_ATTR_IEEE_ETS] = "ETS", [DCB_ATTR_IEEE_PFC] = "PFC",
+		[DCB_ATTR_IEEE_MAXRATE] = "maxrate", [DCB_ATTR_DCB_BUFFER] = "buffer",
+	};
+	struct nlmsghdr *nlh = nd_dcb_put_request(nl->buf, DCB_CMD_IEEE_SET, ifname, ++nl->seq);
+	struct nlattr *ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+	const char *what = (size_t)attr < ND_ARRAY_SIZE(names) && names[attr] ? names[attr] : "?";
+
+	mnl_attr_put(nlh, (uint16_t)attr, len, data);
+	mnl_attr_nest_end(nlh, ieee);
+	return set_talk(nl, nlh, DCB_CMD_IEEE_SET, ifname, what, e);
+}
+
+int nd_dcb_app(struct nd_nl *nl, const char *ifname, bool add, const struct dcb_app *app,
+	       struct nd_err *e)
+{
+	uint8_t cmd = add ? DCB_CMD_IEEE_SET : DCB_CMD_IEEE_DEL;
+	struct nlmsghdr *nlh = nd_dcb_put_request(nl->buf, cmd, ifname, ++nl->seq);
+	struct nlattr *ieee, *table;
+	char what[64];
+
+	/* one entry per message: ice stops a message at its first refused entry */
+	ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+	table = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(*app), app);
+	mnl_attr_nest_end(nlh, table);
+	mnl_attr_nest_end(nlh, ieee);
+	snprintf(what, sizeof(what), "APP %s %u:%u", nd_app_selector_name(app->selector),
+		 app->protocol, app->priority);
+	return set_talk(nl, nlh, cmd, ifname, what, e);
+}
+
+int nd_dcb_set_dcbx(struct nd_nl *nl, const char *ifname, uint8_t mode, struct nd_err *e)
+{
+	struct nlmsghdr *nlh = nd_dcb_put_request(nl->buf, DCB_CMD_SDCBX, ifname, ++nl->seq);
+	char what[16];
+
+	mnl_attr_put_u8(nlh, DCB_ATTR_DCBX, mode);
+	snprintf(what, sizeof(what), "0x%02x", mode);
+	return set_talk(nl, nlh, DCB_CMD_SDCBX, ifname, what, e);
 }

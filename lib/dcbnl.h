@@ -16,4 +16,13 @@ int nd_dcb_parse(const struct nlmsghdr *nlh, const char *ifname, struct nd_dcb *
 /* Read the DCB state of @ifname; -EOPNOTSUPP when the driver has no DCB. */
 int nd_dcb_read(struct nd_nl *nl, const char *ifname, struct nd_dcb *dcb, struct nd_err *e);
 
+/* Write one IEEE attribute (ETS, PFC, MAXRATE, DCB_BUFFER): the whole struct, read-modify-write. */
+int nd_dcb_set_attr(struct nd_nl *nl, const char *ifname, int attr, const void *data,
+		    size_t len, struct nd_err *e);
+/* Add or delete one APP entry. */
+int nd_dcb_app(struct nd_nl *nl, const char *ifname, bool add, const struct dcb_app *app,
+	       struct nd_err *e);
+/* Set the DCBX mode (DCB_CAP_DCBX_* flags). */
+int nd_dcb_set_dcbx(struct nd_nl *nl, const char *ifname, uint8_t mode, struct nd_err *e);
+
 #endif

@@ -24,6 +24,8 @@ void nd_link_close(struct nd_ctx *ctx);
 int nd_link_refresh(struct nd_ctx *ctx, struct nd_err *e);
 /* Fill @link for @name from the cache; -ENODEV when there is no such netdev. */
 int nd_link_get(struct nd_ctx *ctx, const char *name, struct nd_link *link, struct nd_err *e);
+/* Change the MTU (libnl builds the request, the nd_nl socket sends it for the extended ack). */
+int nd_link_set_mtu(struct nd_ctx *ctx, const char *name, unsigned int mtu, struct nd_err *e);
 /* Call @fn with the name of every netdev but loopback, in ifindex order. */
 int nd_link_each(struct nd_ctx *ctx, int (*fn)(const char *name, void *data), void *data);
 

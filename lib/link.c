@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 #include <linux/ethtool.h>
 #include <linux/if_arp.h>
+#include <linux/rtnetlink.h>
 #include <linux/sockios.h>
 #include <netlink/netlink.h>
 #include <netlink/route/link.h>
@@ -101,6 +102,40 @@ static void fill(struct nd_ctx *ctx, struct rtnl_link *rl, struct nd_link *link)
 		link->speed_mbps = (int64_t)speed;
 }
 
+static int on_link(const struct nlmsghdr *nlh, void *data, struct nd_err *e)
+{
+	struct nd_link *link = data;
+	const struct nlattr *attr;
+
+	(void)e;
+	if (nlh->nlmsg_type != RTM_NEWLINK ||
+	    nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct ifinfomsg)))
+		return 0;
+	for (attr = mnl_nlmsg_get_payload_offset(nlh, sizeof(struct ifinfomsg));
+	     mnl_attr_ok(attr, (int)((const char *)nlh + nlh->nlmsg_len - (const char *)attr));
+	     attr = mnl_attr_next(attr)) {
+		if (mnl_attr_get_payload_len(attr) < sizeof(uint32_t))
+			continue;
+		if (mnl_attr_get_type(attr) == IFLA_MIN_MTU)
+			link->min_mtu = mnl_attr_get_u32(attr);
+		else if (mnl_attr_get_type(attr) == IFLA_MAX_MTU)
+			link->max_mtu = mnl_attr_get_u32(attr);
+	}
+	return 0;
+}
+
+/* The MTU range: libnl 3.7 does not carry IFLA_{MIN,MAX}_MTU, rtnetlink does. */
+static void mtu_limits(struct nd_ctx *ctx, struct nd_link *link)
+{
+	struct nlmsghdr *nlh = nd_nl_msg(&ctx->rtnl, RTM_GETLINK, NLM_F_ACK);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	struct nd_err ignored = { 0 };
+
+	ifi->ifi_index = link->ifindex;
+	/* unknown limits stay 0: the kernel then checks the MTU itself on set */
+	nd_nl_talk(&ctx->rtnl, nlh, on_link, link, &ignored);
+}
+
 int nd_link_get(struct nd_ctx *ctx, const char *name, struct nd_link *link, struct nd_err *e)
 {
 	struct rtnl_link *rl = rtnl_link_get_by_name(ctx->links, name);
@@ -110,7 +145,47 @@ int nd_link_get(struct nd_ctx *ctx, const char *name, struct nd_link *link, stru
 				  "no network device '%s' (see 'ip link' for the names)", name);
 	fill(ctx, rl, link);
 	rtnl_link_put(rl);
+	mtu_limits(ctx, link);
 	return 0;
+}
+
+int nd_link_set_mtu(struct nd_ctx *ctx, const char *name, unsigned int mtu, struct nd_err *e)
+{
+	struct rtnl_link *orig = rtnl_link_get_by_name(ctx->links, name);
+	struct rtnl_link *change = rtnl_link_alloc();
+	struct nl_msg *msg = NULL;
+	struct nlmsghdr *req;
+	int ret;
+
+	if (!orig || !change) {
+		ret = orig ? nd_err_set(e, -ENOMEM, "out of memory") :
+			     nd_err_set(e, -ENODEV, "no network device '%s'", name);
+		goto out;
+	}
+	rtnl_link_set_mtu(change, mtu);
+	/* libnl builds the change; our socket sends it so the kernel's extended ack is kept */
+	ret = rtnl_link_build_change_request(orig, change, 0, &msg);
+	if (ret < 0 || nlmsg_hdr(msg)->nlmsg_len > ND_NL_REQ_MAX) {
+		ret = nd_err_set(e, -ENOMEM, "%s: cannot build the MTU change: %s", name,
+				 nl_geterror(ret));
+		goto out;
+	}
+	req = nd_nl_msg(&ctx->rtnl, 0, 0);
+	memcpy(req, nlmsg_hdr(msg), nlmsg_hdr(msg)->nlmsg_len);
+	req->nlmsg_seq = ctx->rtnl.seq;
+	req->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	ret = nd_nl_talk(&ctx->rtnl, req, NULL, NULL, e);
+	if (ret == -EPERM)
+		nd_err_set(e, ret, "%s: set MTU %u: %s; changing the MTU needs CAP_NET_ADMIN "
+			   "(run as root)", name, mtu, e->msg);
+	else if (ret)
+		nd_err_wrap(e, "%s: set MTU %u", name, mtu);
+out:
+	nlmsg_free(msg);
+	rtnl_link_put(change);
+	if (orig)
+		rtnl_link_put(orig);
+	return ret;
 }
 
 struct each_ctx {

@@ -100,6 +100,10 @@ static void print_link(const struct nd_link *l)
 	else
 		pr_null(PR_JSON, "speed", NULL);
 	pr_uint(PR_ANY, "mtu", " mtu %" PRIu64, l->mtu);
+	if (l->max_mtu) {
+		pr_uint(PR_JSON, "min_mtu", NULL, l->min_mtu);
+		pr_uint(PR_ANY, "max_mtu", " (max %" PRIu64 ")", l->max_mtu);
+	}
 	pr_nl();
 }
 
