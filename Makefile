@@ -47,7 +47,7 @@ DEPS_CHECK	:= check jq valgrind iproute2 ethtool
 DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod rdma-core ibverbs-utils \
 		   ibverbs-providers perftest
 
-.PHONY: FORCE all deps deps-check deps-vm lib tools install uninstall check unit vm valgrind demo \
+.PHONY: FORCE nicsim all deps deps-check deps-vm lib tools install uninstall check unit vm valgrind demo \
 	clean help
 
 all: $(B)/nodrop $(B)/libnodrop.a $(B)/libnodrop.so.$(SOVERSION) $(B)/nodrop.pc
@@ -150,14 +150,28 @@ unit: deps-check $(B)/san/unit $(B)/nodrop
 valgrind: deps-check $(B)/nodrop
 	$(Q)ND_VALGRIND=1 tests/cli.sh $(B)/nodrop
 
-vm: deps-check deps-vm $(B)/nodrop
-	$(call msg,TEST,vm)
-	$(Q)tests/vm/vm.sh -o $(B)/vm/out/check tests/vm/check.sh
+# Each scenario boots its own guest (a few seconds each under TCG); the first fails the target.
+VM_SCENARIOS	:= tests/vm/smoke.sh tests/vm/nicsim/selftest.sh tests/vm/check.sh
+
+nicsim: deps-vm
+	$(Q)tests/vm/fetch-kernel.sh >/dev/null
+	$(Q)tests/vm/nicsim/build.sh >/dev/null
+
+vm: deps-check deps-vm nicsim $(B)/nodrop
+	$(Q)set -e; for s in $(VM_SCENARIOS); do \
+		printf '  %-6s %s\n' VM $$s; \
+		tests/vm/vm.sh -o $(B)/vm/out/$$(basename $$s .sh) $$s >$(B)/vm/$$(basename $$s .sh).log 2>&1 || \
+			{ tail -40 $(B)/vm/$$(basename $$s .sh).log; echo "VM scenario $$s failed; log: $(B)/vm/$$(basename $$s .sh).log"; exit 1; }; \
+		grep -E '^[0-9]+ passed, [0-9]+ failed' $(B)/vm/$$(basename $$s .sh).log | tail -1; \
+	done
+	$(Q)tests/vm/vm.sh -n 2 -o $(B)/vm/out/smoke2 tests/vm/smoke2.sh >$(B)/vm/smoke2.log 2>&1 || \
+		{ tail -40 $(B)/vm/smoke2.log; echo "VM scenario smoke2 (two guests) failed"; exit 1; }
+	@echo "  VM     tests/vm/smoke2.sh (two guests): passed"
 
 check: all unit valgrind vm
 	@echo "make check: all tiers passed"
 
-demo: deps-check deps-vm $(B)/nodrop
+demo: deps-check deps-vm nicsim $(B)/nodrop
 	$(Q)tests/vm/vm.sh -o $(B)/vm/out/demo tests/vm/demo.sh
 
 clean:
@@ -166,3 +180,48 @@ clean:
 
 -include $(wildcard $(B)/*.d)
 FORCE:
+
+# ---- fuzz: libFuzzer targets for every parser of outside input (clang) ----
+
+DEPS_FUZZ	:= clang libclang-rt-dev
+FUZZ_CC		:= clang
+FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/fuzz/%.o)
+FUZZ_TIME	?= 60
+FUZZ_SMOKE_TIME	?= 15
+
+.PHONY: deps-fuzz fuzz fuzz-smoke
+
+deps-fuzz: deps
+	$(call apt_install,$(DEPS_FUZZ))
+
+# Coverage for libFuzzer in every object; its main() only at the link.
+$(B)/fuzz/%.o: %.c lib/*.h | $(B)/.deps
+	$(call msg,CC-FUZZ,$<)
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(ND_CFLAGS) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c -o $@ $<
+
+$(B)/fuzz/fuzz_profile: $(B)/fuzz/tests/fuzz/fuzz_profile.o $(FUZZ_LIB_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS)
+
+# $(1): seconds. New inputs go to build/fuzz/corpus/profile; the shipped profiles and the
+# test corpus (read, never written) seed it; a crash lands in build/fuzz/artifacts/.
+define fuzz_profile
+	$(call msg,FUZZ,'profile $(1)s')
+	@mkdir -p $(B)/fuzz/corpus/profile $(B)/fuzz/artifacts
+	$(Q)$(B)/fuzz/fuzz_profile -max_total_time=$(1) -dict=tests/fuzz/profile.dict \
+		-max_len=8192 -timeout=10 -print_final_stats=1 \
+		-artifact_prefix=$(B)/fuzz/artifacts/ \
+		$(B)/fuzz/corpus/profile profiles tests/profiles 2>$(B)/fuzz/profile.log || \
+		{ tail -60 $(B)/fuzz/profile.log; echo "fuzz: profile parser failed; input in" \
+			"$(B)/fuzz/artifacts/, log $(B)/fuzz/profile.log"; exit 1; }
+	@grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' \
+		$(B)/fuzz/profile.log | sed 's/^/  /'
+endef
+
+fuzz: deps-fuzz $(B)/fuzz/fuzz_profile
+	$(call fuzz_profile,$(FUZZ_TIME))
+
+fuzz-smoke: deps-fuzz $(B)/fuzz/fuzz_profile
+	$(call fuzz_profile,$(FUZZ_SMOKE_TIME))

@@ -1,0 +1,137 @@
+# shellcheck shell=bash
+# Helpers for guest scenarios run by tests/vm/vm.sh; source it:
+#   . tests/vm/guest-lib.sh
+# Inside the guest the host's root is shared read-only and the running kernel
+# is not the host's, so modules come from $ND_VM_MODDIR (modprobe -d), and
+# iproute2 is called by absolute path: busybox applets of the same names
+# shadow it in some shells.
+#
+# Functions:
+#   nd_vm_modprobe NAME...      load modules (with dependencies) from the VM tree
+#   nd_vm_rxe_up [NETDEV]       soft-RoCE: veth0/veth1 + rxe0/rxe1, or rxe0 on NETDEV
+#   nd_vm_rxe_gid RXE IPV4      GID index of IPV4 on RXE port 1 (waits for it)
+#   nd_vm_configfs              configfs + rdma_cm, mounted at /sys/kernel/config
+#   nd_vm_nicsim_load N         insmod $ND_VM_NICSIM_KO nports=N
+#   nd_vm_retry N DELAY CMD...  run CMD until it succeeds, at most N times
+#   nd_vm_pass DESC / nd_vm_fail DESC / nd_vm_check DESC CMD...   TAP lines
+#   nd_vm_done                  print the tally; exit 1 if anything failed
+
+ND_VM_REPO=${ND_VM_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+ND_VM_MODDIR=${ND_VM_MODDIR:-$ND_VM_REPO/build/vm/kernel}
+ND_VM_INDEX=${ND_VM_INDEX:-0}
+ND_VM_NICSIM_KO=${ND_VM_NICSIM_KO:-$ND_VM_REPO/build/vm/nicsim/nicsim.ko}
+
+nd_vm_ntests=0
+nd_vm_nfailed=0
+
+nd_vm_err() { echo "nd_vm: $*" >&2; }
+
+nd_vm_modprobe() {
+	/usr/sbin/modprobe -d "$ND_VM_MODDIR" -a "$@" ||
+		{ nd_vm_err "cannot load $* from $ND_VM_MODDIR"; return 1; }
+}
+
+# Soft-RoCE and the user-space verbs/CM interfaces. crc32_generic is not a
+# dependency modules.dep knows of, but rdma_rxe needs it (crc32 by name).
+nd_vm_rxe_modules() {
+	nd_vm_modprobe crc32_generic rdma_rxe ib_uverbs rdma_ucm
+}
+
+# nd_vm_addr_up DEV CIDR: address DEV and bring it up.
+nd_vm_addr_up() {
+	/usr/sbin/ip addr add "$2" dev "$1" && /usr/sbin/ip link set "$1" up
+}
+
+nd_vm_rxe_add() { # RXE NETDEV
+	/usr/bin/rdma link add "$1" type rxe netdev "$2" ||
+		{ nd_vm_err "rdma link add $1 on $2 failed"; return 1; }
+}
+
+# Without NETDEV (one guest): veth0 198.18.0.1/24 <-> veth1 198.18.0.2/24,
+# rxe0 on veth0 and rxe1 on veth1. Both addresses are local to the guest, so
+# IP routes traffic between them through lo, where no rxe listens: RDMA
+# between rxe1 and rxe0 does not flow. rxe loops traffic back within one
+# device, so run both ends of a test on rxe0 (client to 198.18.0.1).
+# Traffic over a real wire needs two guests (vm.sh -n 2).
+# With NETDEV (several guests, eth0): 198.18.0.(ND_VM_INDEX+1)/24 and rxe0.
+nd_vm_rxe_up() {
+	nd_vm_rxe_modules || return 1
+	if [ $# -eq 0 ]; then
+		nd_vm_modprobe veth || return 1
+		/usr/sbin/ip link add veth0 type veth peer name veth1 &&
+			nd_vm_addr_up veth0 198.18.0.1/24 &&
+			nd_vm_addr_up veth1 198.18.0.2/24 &&
+			nd_vm_rxe_add rxe0 veth0 &&
+			nd_vm_rxe_add rxe1 veth1
+	else
+		nd_vm_addr_up "$1" "198.18.0.$((ND_VM_INDEX + 1))/24" &&
+			nd_vm_rxe_add rxe0 "$1"
+	fi
+}
+
+# The GID table lists link-local IPv6 and IPv4-mapped entries in the order
+# the addresses appeared, so the index of an IPv4 GID is looked up, not
+# assumed. Waits up to 5 s for the entry.
+nd_vm_rxe_gid() { # RXE IPV4
+	local want f i=0 a b c d
+	IFS=. read -r a b c d <<<"$2"
+	want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	while [ "$i" -lt 50 ]; do
+		for f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+			[ "$(cat "$f" 2>/dev/null)" = "$want" ] && { echo "${f##*/}"; return 0; }
+		done
+		i=$((i + 1))
+		sleep 0.1
+	done
+	nd_vm_err "no GID for $2 on $1"
+	return 1
+}
+
+nd_vm_configfs() {
+	nd_vm_modprobe configfs rdma_cm || return 1
+	/usr/bin/mountpoint -q /sys/kernel/config ||
+		/usr/bin/mount -t configfs configfs /sys/kernel/config
+}
+
+nd_vm_nicsim_load() { # NPORTS
+	if [ ! -f "$ND_VM_NICSIM_KO" ]; then
+		nd_vm_err "$ND_VM_NICSIM_KO not found: build it first (tests/vm/nicsim/), or set ND_VM_NICSIM_KO"
+		return 1
+	fi
+	/usr/sbin/insmod "$ND_VM_NICSIM_KO" "nports=${1:-1}" ||
+		{ nd_vm_err "insmod $ND_VM_NICSIM_KO nports=${1:-1} failed"; return 1; }
+}
+
+nd_vm_retry() { # N DELAY CMD...
+	local n=$1 delay=$2 i=1
+	shift 2
+	until "$@"; do
+		[ "$i" -lt "$n" ] || return 1
+		i=$((i + 1))
+		sleep "$delay"
+	done
+}
+
+nd_vm_pass() {
+	nd_vm_ntests=$((nd_vm_ntests + 1))
+	echo "ok $nd_vm_ntests - $*"
+}
+
+nd_vm_fail() {
+	nd_vm_ntests=$((nd_vm_ntests + 1))
+	nd_vm_nfailed=$((nd_vm_nfailed + 1))
+	echo "not ok $nd_vm_ntests - $*"
+}
+
+nd_vm_check() { # DESC CMD...
+	local desc=$1
+	shift
+	if "$@"; then nd_vm_pass "$desc"; else nd_vm_fail "$desc"; fi
+}
+
+nd_vm_done() {
+	echo "1..$nd_vm_ntests"
+	echo "$((nd_vm_ntests - nd_vm_nfailed)) passed, $nd_vm_nfailed failed"
+	[ "$nd_vm_nfailed" -eq 0 ] || exit 1
+	exit 0
+}
