@@ -99,6 +99,20 @@ build_root() {
 	mkdir -p /newroot/var/lib/nodrop
 	mount -t tmpfs tmp /newroot/var/lib/nodrop
 	p9 out /newroot/out rw || die "cannot mount the out share (9p)"
+	bind_repo
+}
+
+# The repository at its host path even where a tmpfs above covers the host's
+# directory (a CI clone under /tmp): vm.sh passes the path as nd_repo=.
+bind_repo() {
+	local repo w
+	for w in $(cat /proc/cmdline); do
+		case $w in nd_repo=*) repo=${w#nd_repo=} ;; esac
+	done
+	[ -n "$repo" ] || return 0
+	[ -d "/newroot$repo" ] && [ "$(ls -A "/newroot$repo" 2>/dev/null)" ] && return 0
+	mkdir -p "/newroot$repo" && mount -o bind "/host$repo" "/newroot$repo" ||
+		die "cannot bind the repository $repo"
 }
 
 mount_basics
