@@ -8,6 +8,8 @@ BINDIR		?= $(PREFIX)/sbin
 LIBDIR		?= $(PREFIX)/lib
 INCLUDEDIR	?= $(PREFIX)/include
 MANDIR		?= $(PREFIX)/share/man
+DATADIR		?= $(PREFIX)/share/nodrop
+UNITDIR		?= $(PREFIX)/lib/systemd/system
 PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
 DESTDIR		?=
 
@@ -47,7 +49,7 @@ DEPS_CHECK	:= check jq valgrind iproute2 ethtool
 DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod rdma-core ibverbs-utils \
 		   ibverbs-providers perftest
 
-.PHONY: FORCE nicsim all deps deps-check deps-vm lib tools install uninstall check unit vm valgrind demo \
+.PHONY: FORCE nicsim bench all deps deps-check deps-vm lib tools install uninstall check unit vm valgrind demo \
 	clean help
 
 all: $(B)/nodrop $(B)/libnodrop.a $(B)/libnodrop.so.$(SOVERSION) $(B)/nodrop.pc
@@ -118,7 +120,8 @@ $(B)/nodrop.pc: Makefile FORCE
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man8
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(UNITDIR)
 	install -m 0755 $(B)/nodrop $(DESTDIR)$(BINDIR)/nodrop
 	install -m 0644 $(B)/libnodrop.a $(DESTDIR)$(LIBDIR)/
 	install -m 0755 $(B)/libnodrop.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/
@@ -126,11 +129,18 @@ install: all
 	install -m 0644 lib/nodrop.h $(DESTDIR)$(INCLUDEDIR)/
 	install -m 0644 $(B)/nodrop.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	install -m 0644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 profiles/*.yaml $(DESTDIR)$(DATADIR)/profiles/
+	sed 's|/usr/local/sbin/|$(BINDIR)/|' contrib/systemd/nodrop-apply@.service > \
+		$(DESTDIR)$(UNITDIR)/nodrop-apply@.service
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/nodrop $(DESTDIR)$(LIBDIR)/libnodrop.* \
 		$(DESTDIR)$(INCLUDEDIR)/nodrop.h $(DESTDIR)$(PKGCONFIGDIR)/nodrop.pc \
-		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard man/*.8)))
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard man/*.8))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard man/*.5))) \
+		$(DESTDIR)$(UNITDIR)/nodrop-apply@.service
+	rm -rf $(DESTDIR)$(DATADIR)
 
 # ---- tests ----
 
@@ -151,7 +161,7 @@ valgrind: deps-check $(B)/nodrop
 	$(Q)ND_VALGRIND=1 tests/cli.sh $(B)/nodrop
 
 # Each scenario boots its own guest (a few seconds each under TCG); the first fails the target.
-VM_SCENARIOS	:= tests/vm/smoke.sh tests/vm/nicsim/selftest.sh tests/vm/check.sh
+VM_SCENARIOS	:= tests/vm/smoke.sh tests/vm/nicsim/selftest.sh tests/vm/check.sh tests/vm/apply.sh
 
 nicsim: deps-vm
 	$(Q)tests/vm/fetch-kernel.sh >/dev/null
@@ -168,8 +178,15 @@ vm: deps-check deps-vm nicsim $(B)/nodrop
 		{ tail -40 $(B)/vm/smoke2.log; echo "VM scenario smoke2 (two guests) failed"; exit 1; }
 	@echo "  VM     tests/vm/smoke2.sh (two guests): passed"
 
-check: all unit valgrind vm
+check: all unit valgrind vm fuzz-smoke
 	@echo "make check: all tiers passed"
+
+# Benchmarks print ratios against the reference tools measured in the same run; they assert no
+# timing (see README).
+bench: deps-check deps-vm nicsim $(B)/nodrop
+	$(Q)tests/vm/vm.sh -t 900 -o $(B)/vm/out/bench-apply tests/bench/apply.sh \
+		>$(B)/vm/bench-apply.log 2>&1 || { tail -30 $(B)/vm/bench-apply.log; exit 1; }
+	$(Q)grep -E '^(round|apply)' $(B)/vm/bench-apply.log
 
 demo: deps-check deps-vm nicsim $(B)/nodrop
 	$(Q)tests/vm/vm.sh -o $(B)/vm/out/demo tests/vm/demo.sh

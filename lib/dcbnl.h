@@ -8,7 +8,7 @@
 /* More than every DSCP, PCP and a few ethertypes and ports: a sane kernel stays far below. */
 #define ND_DCB_APPS_MAX 1024
 
-/* Put a dcbnl request for @cmd on @ifname into @buf (ND_NL_REQ_MAX bytes, zeroed; NLM_F_ACK set). */
+/* Put a dcbnl request for @cmd on @ifname into @buf (ND_NL_REQ_MAX bytes, zeroed; with ACK). */
 struct nlmsghdr *nd_dcb_put_request(void *buf, uint8_t cmd, const char *ifname, uint32_t seq);
 /* Parse one IEEE_GET reply into @dcb (which the caller zeroed); checks every length. */
 int nd_dcb_parse(const struct nlmsghdr *nlh, const char *ifname, struct nd_dcb *dcb,

@@ -35,9 +35,38 @@ int nd_rdma_ports_of(const char *ifname, struct nd_rdma_port *ports, size_t max,
 
 /* roce.c: rdma_cm defaults from configfs */
 int nd_roce_read(const char *ibdev, unsigned int port, struct nd_roce *roce, struct nd_err *e);
+/* Set default ToS and mode, creating the device's configfs group if needed. */
+int nd_roce_write(const char *ibdev, unsigned int port, uint8_t tos, const char *mode,
+		  struct nd_err *e);
+/* Remove the device's configfs group: the kernel defaults apply again. */
+int nd_roce_reset(const char *ibdev, struct nd_err *e);
+
+/*
+ * RoCE headers inside the netdev MTU as the kernel counts them (iboe_get_mtu()): GRH 40 + UDP 8 +
+ * BTH 12 + XRC ETH 4 + AtomicETH 28 + ICRC 4. mlx5 reports active_mtu = min(max_mtu, the largest
+ * IB MTU <= netdev MTU - 96), so 4096 needs 4192; vendors round that up to 4200.
+ */
+#define ND_ROCE_HDR_BYTES 96
+#define ND_ROCE_HDR_TEXT "GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4"
+
+/* lint.c, shared with doctor: the IB MTU the kernel picks for a netdev MTU; 0 when none fits. */
+unsigned int nd_roce_mtu_for(unsigned int netdev_mtu);
+
+/* An LLDP agent process that may own DCB (lint.c; doctor reports it too). */
+struct nd_lldp_agent {
+	const char *comm;	/* "lldpad", "lldpd" */
+	const char *does;	/* what it does to DCB, for evidence */
+	char pid[16];
+};
+
+/* The first LLDP agent in /proc: 1 (and @agent filled), 0 none, -errno when /proc is unreadable. */
+int nd_lldp_agent_find(struct nd_lldp_agent *agent);
 
 /* Copy @src into @dst of @size bytes, always terminated; returns strlen(@src) like BSD strlcpy. */
 size_t nd_strlcpy(char *dst, const char *src, size_t size);
+
+/* "3", "3,4" or "none": a priority bitmap as people read it; returns @buf. */
+const char *nd_fmt_prios(char *buf, size_t len, uint8_t bits);
 
 /* Strip the "4: " prefix the IB sysfs files put before state names. */
 const char *nd_strip_state_prefix(const char *s);

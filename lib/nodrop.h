@@ -22,7 +22,7 @@ struct nd_err {
 	char msg[ND_ERR_MSG_MAX];	/* one sentence for a person */
 };
 
-/* Set @e to @code with a printf-style message; returns @code so callers can "return nd_err_set()". */
+/* Set @e to @code with a printf-style message; returns @code ("return nd_err_set(...)"). */
 int nd_err_set(struct nd_err *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Prefix the message already in @e with "@fmt: " (adds context on the way up); returns e->code. */
@@ -45,9 +45,11 @@ int nd_sys_read_u64(uint64_t *val, const char *fmt, ...) __attribute__((format(p
 int nd_sys_link_name(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 bool nd_sys_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Write a small text value (sysfs/debugfs attribute) with one write(); returns 0 or -errno. */
+int nd_sys_write(const char *value, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
  * Call @fn for each entry of a directory, in name order, skipping "." and "..".
- * Stops and returns @fn's value when it is non-zero; returns -errno when the directory cannot be read.
+ * Stops and returns @fn's value when it is non-zero; -errno when the directory cannot be read.
  */
 typedef int (*nd_sys_dir_fn)(const char *name, void *data);
 int nd_sys_dir(nd_sys_dir_fn fn, void *data, const char *fmt, ...)
@@ -101,7 +103,7 @@ struct nd_dcb {
 };
 
 void nd_dcb_free(struct nd_dcb *dcb);
-/* The port's trust: the explicit apptrust table when present, else DSCP iff a DSCP APP entry exists. */
+/* The port's trust: the apptrust table when present, else DSCP iff a DSCP APP entry exists. */
 enum nd_trust nd_dcb_trust(const struct nd_dcb *dcb, enum nd_trust_source *source);
 /* dscp2prio[d] = priority, or -1 where no APP entry maps DSCP d. */
 void nd_dcb_dscp_map(const struct nd_dcb *dcb, int dscp2prio[ND_DSCP_MAX]);
@@ -129,7 +131,7 @@ struct nd_ecn_param {
 
 struct nd_ecn {
 	enum nd_ecn_backend backend;
-	char note[160];		/* why nothing or only part is readable, for audit to say */
+	char note[256];		/* what audit should know of this backend: why a part is not readable */
 	bool have_enable;	/* per-priority enables readable (MLNX_OFED sysfs only) */
 	uint8_t np_en, rp_en;	/* priority bitmaps: notification point, reaction point */
 	struct nd_ecn_param params[ND_ECN_PARAM_MAX];	/* includes np_cnp_dscp, np_cnp_prio */
@@ -286,6 +288,7 @@ struct nd_profile {
 	size_t n_dcqcn;
 	uint8_t roce_tos;
 	char roce_mode[16];		/* "RoCE v2" or "IB/RoCE v1", as configfs spells it */
+	bool roce_reset;		/* rollback only: remove the rdma_cm group (kernel defaults) */
 };
 
 #define ND_PROFILE_MAX_BYTES (1024 * 1024)
@@ -328,5 +331,305 @@ struct nd_lint {
  */
 int nd_lint_port(const struct nd_port *port, const struct nd_profile *profile,
 		 struct nd_lint **lints, struct nd_err *e);
+
+/* ---- apply, audit, rollback ---- */
+
+/* One change an apply makes (or an audit finds missing), as a person reads it. */
+struct nd_change {
+	enum nd_field field;
+	char from[512], to[512];	/* a whole DSCP map fits */
+	char warning[320];
+	bool skipped;		/* cannot be read or written on this port; not drift, not applied */
+};
+
+struct nd_port_report {
+	struct nd_port port;		/* the state read before anything was done */
+	struct nd_change *changes;
+	size_t n_changes;
+	struct nd_lint *lints;		/* on the planned state (apply) or current state (audit) */
+	size_t n_lints;
+};
+
+enum nd_outcome {
+	ND_OUTCOME_DRY_RUN,
+	ND_OUTCOME_NOOP,		/* already in the desired state: nothing written */
+	ND_OUTCOME_APPLIED,		/* written and verified by reading back */
+	ND_OUTCOME_REFUSED,		/* lints at error severity; nothing written (see force) */
+	ND_OUTCOME_ROLLED_BACK,		/* a step failed; the pre-state is back, verified */
+	ND_OUTCOME_ROLLBACK_FAILED,	/* ...and restoring it failed too: see the journal */
+	ND_OUTCOME_AUDITED,
+};
+
+const char *nd_outcome_name(enum nd_outcome outcome);
+
+struct nd_apply_opts {
+	const char *state_dir;		/* journal and lock; default /var/lib/nodrop */
+	int wait_s;			/* how long to wait for another apply's lock */
+	bool dry_run;
+	bool force;			/* apply despite lints at error severity */
+	const char *const *devs;	/* restrict to these netdevs (all when n_devs is 0) */
+	size_t n_devs;
+};
+
+struct nd_report {
+	struct nd_port_report *ports;
+	size_t n;
+	enum nd_outcome outcome;
+	char failure[ND_ERR_MSG_MAX];	/* the step that failed, when rolled back */
+	char journal[512];		/* where the pre-state was written */
+};
+
+#define ND_STATE_DIR "/var/lib/nodrop"
+
+/*
+ * Apply @profile transactionally: read every matching port, plan, lint, take the per-host lock,
+ * journal the pre-state durably, write in a safe order, read back and verify; on any failure
+ * restore the pre-state and verify that. Returns 0 when the run ended as planned (applied,
+ * no-op, dry-run), -EINVAL for a profile that does not fit the ports, -EBUSY when another
+ * apply holds the lock, another negative errno when a step failed (see @r->outcome).
+ */
+int nd_apply(struct nd_ctx *ctx, const struct nd_profile *profile,
+	     const struct nd_apply_opts *opts, struct nd_report *r, struct nd_err *e);
+/* Compare the ports with @profile: drift per field and lints on the current state. */
+int nd_audit(struct nd_ctx *ctx, const struct nd_profile *profile, const char *const *devs,
+	     size_t n_devs, struct nd_report *r, struct nd_err *e);
+/* Restore the pre-state journalled by the last apply (also after a crash or kill mid-apply). */
+int nd_rollback(struct nd_ctx *ctx, const char *journal, const struct nd_apply_opts *opts,
+		struct nd_report *r, struct nd_err *e);
+void nd_report_free(struct nd_report *r);
+
+/* ---- counters (see nodrop-counters(8)) ---- */
+
+/*
+ * One meaning, one name, for every driver: "pfc_rx_frames" prio 3 is mlx5's rx_prio3_pause,
+ * bnxt's rx_pfc_ena_frames_pri3 and ice's rx_priority_3_xon.nic + rx_priority_3_xoff.nic. The
+ * meanings are code (nd_counter_info); which driver calls them what is data (driver map files,
+ * installed with the tool, so a new driver needs a file and no rebuild).
+ */
+enum nd_ctr_source {
+	ND_CTR_ETHTOOL,		/* ethtool ioctl string set / stats (driver counters) */
+	ND_CTR_PAUSE,		/* ethtool netlink standard pause stats (802.3x) */
+	ND_CTR_RDMA,		/* RDMA netlink statistics, sysfs hw_counters as fallback */
+	ND_CTR_PMA,		/* IB PMA: /sys/class/infiniband/DEV/ports/N/counters */
+};
+
+#define ND_CTR_NAME_MAX 64
+
+struct nd_counter {
+	char name[ND_CTR_NAME_MAX];	/* canonical name, or the raw name when no map knows it */
+	int prio;			/* 0..7 for per-priority counters, -1 otherwise */
+	bool mapped;			/* false: unmapped raw counter, kept under its own name */
+	enum nd_ctr_source source;
+	char raw[ND_CTR_NAME_MAX];	/* the driver's name (the first of several that add up) */
+	uint64_t value;
+	uint8_t width;			/* bits before it wraps: 64, 32, or a PMA field's width */
+	bool saturates;			/* IB PMA error counters stick at their maximum */
+};
+
+/* What a canonical counter means (NULL for names no map defines). */
+struct nd_counter_info {
+	const char *name;
+	bool per_prio;
+	const char *unit;		/* "frames", "us", "packets", "bytes", "events", "ticks" */
+	bool loss;			/* a loss indicator: moves only when data was lost or resent */
+	const char *help;		/* one line, for --prometheus HELP and the man page */
+};
+
+const struct nd_counter_info *nd_counter_info(const char *name);
+/* Every canonical counter, NULL-terminated by name. */
+const struct nd_counter_info *nd_counter_infos(size_t *n);
+
+/* All sources of one port read together: a consistent snapshot with one monotonic timestamp. */
+struct nd_sample {
+	char ifname[ND_IFNAMSIZ];
+	char driver[32];
+	uint64_t t_ns;			/* CLOCK_MONOTONIC when the snapshot was taken */
+	struct nd_counter *c;
+	size_t n;
+};
+
+struct nd_sampler;
+
+/*
+ * @maps: the directory of driver map files; NULL for env NODROP_COUNTER_MAPS, else the
+ * installed default (DATADIR/counters).
+ */
+int nd_sampler_new(struct nd_sampler **s, const char *maps, struct nd_err *e);
+void nd_sampler_free(struct nd_sampler *s);
+/* Take one sample of @ifname (its ethtool counters, pause stats, RDMA and PMA counters). */
+int nd_sample_port(struct nd_sampler *s, const char *ifname, struct nd_sample *out,
+		   struct nd_err *e);
+void nd_sample_free(struct nd_sample *smp);
+/* The counter @name (canonical or raw) for @prio (-1: not per priority), NULL when absent. */
+const struct nd_counter *nd_sample_find(const struct nd_sample *smp, const char *name, int prio);
+
+enum nd_delta_status {
+	ND_DELTA_OK,
+	ND_DELTA_WRAPPED,	/* passed its width once: delta computed modulo 2^width */
+	ND_DELTA_SATURATED,	/* a saturating counter at its maximum: at least this much */
+	ND_DELTA_RESET,		/* went backwards without wrapping (driver reload): no delta */
+	ND_DELTA_NEW,		/* not in the first sample (a PFC priority enabled meanwhile) */
+	ND_DELTA_GONE,		/* not in the second sample */
+};
+
+struct nd_delta {
+	char name[ND_CTR_NAME_MAX];
+	int prio;
+	bool mapped;
+	uint64_t value;			/* in the second sample */
+	uint64_t delta;			/* 0 unless status OK, WRAPPED or SATURATED */
+	double rate;			/* delta per second of the samples' time apart */
+	enum nd_delta_status status;
+};
+
+/* Deltas from @a to @b (same port, @b later): one per counter in either sample. */
+int nd_sample_diff(const struct nd_sample *a, const struct nd_sample *b, struct nd_delta **out,
+		   size_t *n, struct nd_err *e);
+/* The delta of @name/@prio in @d (NULL when absent). */
+const struct nd_delta *nd_delta_find(const struct nd_delta *d, size_t n, const char *name,
+				     int prio);
+
+/* ---- triage: rules over a port's state and counter deltas (see nodrop-triage(8)) ---- */
+
+#define ND_EVIDENCE_MAX 12
+
+/* One counter behind a finding: how far it moved between the two samples. */
+struct nd_evidence {
+	char name[ND_CTR_NAME_MAX];	/* canonical counter name (nd_counter_info) */
+	int prio;			/* 0..7, -1 not per priority */
+	uint64_t delta;			/* 0 unless status is OK, WRAPPED or SATURATED */
+	double rate;			/* per second */
+	enum nd_delta_status status;
+};
+
+struct nd_finding {
+	const char *id;			/* stable rule id, e.g. "pfc-storm", or a lint's id */
+	enum nd_severity severity;
+	char ifname[ND_IFNAMSIZ];
+	int prio;			/* the priority it concerns, -1 the port as a whole */
+	double interval_s;		/* the samples' time apart; 0 for a config lint */
+	char summary[256];		/* one line: what happened, with the numbers */
+	struct nd_evidence ev[ND_EVIDENCE_MAX];
+	size_t n_ev;
+	char action[320];		/* what to do */
+	struct nd_loc loc;		/* config lints: the profile value involved, file "" if none */
+};
+
+/* Thresholds; nd_triage_opts_init() sets the defaults documented in nodrop-triage(8). */
+struct nd_triage_opts {
+	double storm_fraction;		/* rx pause time / interval that is a PFC storm: 0.99 */
+	double pause_heavy_fraction;	/* above this (and not a storm): pause-heavy, 0.5 */
+	uint64_t loss_events;		/* RDMA loss events per interval that are rdma-loss: 1 */
+	double rnr_rate;		/* RNR NAKs per second that are an rnr-storm: 100 */
+	uint64_t xmit_wait_ticks;	/* port_xmit_wait ticks per interval: 1000 */
+	const struct nd_profile *profile;	/* also lint the ports it matches; NULL none */
+	const char *maps;		/* counter map directory for nd_sampler_new(), NULL default */
+};
+
+void nd_triage_opts_init(struct nd_triage_opts *o);
+/* Every canonical counter name some rule reads, NULL-terminated (checked against the maps). */
+const char *const *nd_triage_counters(size_t *n);
+
+/*
+ * Run every rule over one port: its state (@port, for PFC priorities and ECN enables) and the
+ * deltas of its counters over @interval_s seconds (@d, @n from nd_sample_diff()), plus the
+ * config lints when @o->profile matches the port (@o NULL: the defaults). Returns the number of
+ * findings in *@out (caller frees) or -errno. Pure: no kernel access but the lints' own.
+ */
+int nd_triage(const struct nd_port *port, const struct nd_delta *d, size_t n, double interval_s,
+	      const struct nd_triage_opts *o, struct nd_finding **out, struct nd_err *e);
+
+struct nd_triage_port {
+	struct nd_port port;		/* the state read before the first sample */
+	int status;			/* 0, or the negative errno of sampling it (see error) */
+	char error[ND_ERR_MSG_MAX];
+	double interval_s;		/* its own two samples apart */
+	size_t n_counters;		/* counters in its second sample */
+	size_t n_moved;			/* of them, how many moved */
+};
+
+struct nd_triage_report {
+	double interval_s;		/* asked for */
+	struct nd_triage_port *ports;
+	size_t n;
+	struct nd_finding *findings;	/* every port's, in port order */
+	size_t n_findings;
+};
+
+/*
+ * Read the state of the named netdevs (all but loopback when @n is 0), sample each one's
+ * counters, sleep @seconds, sample again and triage each port. An unknown name fails with
+ * -ENODEV before anything is sampled; a port that cannot be sampled is reported in its entry
+ * (status, error) and the others go on. Returns 0 or -errno.
+ */
+int nd_triage_run(struct nd_ctx *ctx, const char *const *names, size_t n, double seconds,
+		  const struct nd_triage_opts *o, struct nd_triage_report *r, struct nd_err *e);
+void nd_triage_report_free(struct nd_triage_report *r);
+
+/* ---- doctor: GPUDirect RDMA readiness of this host, from sysfs and procfs ---- */
+
+enum nd_check_status {
+	ND_CHECK_PASS,
+	ND_CHECK_WARN,
+	ND_CHECK_FAIL,
+	ND_CHECK_SKIP,		/* could not be checked here; the evidence says why */
+};
+
+const char *nd_check_status_name(enum nd_check_status status);
+
+/*
+ * How traffic between a GPU and a NIC crosses PCIe, in nvidia-smi topo -m's words, best first.
+ * A PCIe switch (its upstream port and downstream ports) counts as one bridge, as NVML counts it.
+ */
+enum nd_pci_path {
+	ND_PATH_PIX,		/* at most one bridge: the same PCIe switch */
+	ND_PATH_PXB,		/* several bridges (cascaded switches), not the host bridge */
+	ND_PATH_PHB,		/* through a PCIe host bridge (the root complex) */
+	ND_PATH_NODE,		/* across host bridges of one NUMA node */
+	ND_PATH_SYS,		/* across NUMA nodes: the socket interconnect */
+	ND_PATH_COUNT
+};
+
+const char *nd_pci_path_name(enum nd_pci_path path);
+
+/* One finding: a check's verdict on one subject, with the values read and what to do. */
+struct nd_check {
+	const char *id;			/* stable: "gpu-nic-affinity", "acs", "iommu", ... */
+	enum nd_check_status status;
+	char subject[96];		/* "GPU 0000:19:00.0", "mlx5_0/1 (eth2)", "host" */
+	char evidence[1024];
+	char fix[512];			/* "" when there is nothing to do */
+};
+
+#define ND_BDF_MAX 24
+
+/* A GPU or an RDMA NIC as sysfs places it in the PCI hierarchy. */
+struct nd_pci_dev {
+	char bdf[ND_BDF_MAX];		/* "0000:19:00.0" */
+	char name[64];			/* the RDMA device of a NIC ("mlx5_0"), "" for a GPU */
+	uint16_t vendor, device;
+	uint32_t pci_class;		/* 0x030200 */
+	int numa_node;			/* -1: the firmware gives none */
+	char path[256];			/* below /sys/devices: host bridge, bridges, the function */
+};
+
+struct nd_doctor {
+	struct nd_pci_dev *gpus;
+	size_t n_gpus;
+	struct nd_pci_dev *nics;
+	size_t n_nics;
+	enum nd_pci_path *paths;	/* paths[gpu * n_nics + nic] */
+	struct nd_check *checks;	/* in check order, grouped by id */
+	size_t n_checks;
+};
+
+/*
+ * Run every check on this host (or the tree under NODROP_SYSROOT). What cannot be read is a
+ * skipped check saying why, not an error; returns 0, or -ENOMEM.
+ */
+int nd_doctor_run(struct nd_doctor *d, struct nd_err *e);
+void nd_doctor_free(struct nd_doctor *d);
+/* The PCIe path between a GPU and a NIC of @d. */
+enum nd_pci_path nd_doctor_path(const struct nd_doctor *d, size_t gpu, size_t nic);
 
 #endif /* NODROP_H */

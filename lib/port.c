@@ -60,6 +60,12 @@ static int port_read(struct nd_ctx *ctx, const char *name, struct nd_port *port,
 	port->dcb_status = nd_dcb_read(&ctx->rtnl, name, &port->dcb, &dcb_err);
 	if (port->dcb_status)
 		snprintf(port->dcb_error, sizeof(port->dcb_error), "%s", dcb_err.msg);
+	/* ECN that cannot be read is reported as such, like DCB: the rest of the port still is */
+	nd_err_clear(&dcb_err);
+	if (nd_ecn_read(name, port->link.bus_info, &port->ecn, &dcb_err)) {
+		memset(&port->ecn, 0, sizeof(port->ecn));
+		nd_strlcpy(port->ecn.note, dcb_err.msg, sizeof(port->ecn.note));
+	}
 	return nd_rdma_ports_of(name, port->rdma, ND_RDMA_PER_NETDEV, &port->n_rdma, e);
 }
 

@@ -7,7 +7,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "internal.h"
 
@@ -37,5 +40,60 @@ int nd_roce_read(const char *ibdev, unsigned int port, struct nd_roce *roce, str
 		return nd_err_set(e, ret, "%s/%u: cannot read rdma_cm default_roce_mode: %s", ibdev,
 				  port, strerror(-ret));
 	roce->configured = true;
+	return 0;
+}
+
+static int group_path(char *buf, size_t len, const char *ibdev)
+{
+	return nd_sys_path(buf, len, "/sys/kernel/config/rdma_cm/%s", ibdev);
+}
+
+static int configfs_error(int err, const char *ibdev, const char *what, struct nd_err *e)
+{
+	if (err == -EACCES || err == -EPERM)
+		return nd_err_set(e, err, "%s: rdma_cm configfs %s: %s; run as root", ibdev, what,
+				  strerror(-err));
+	if (err == -ENOENT)
+		return nd_err_set(e, err, "%s: rdma_cm configfs %s: %s; mount configfs on "
+				  "/sys/kernel/config and load rdma_cm (modprobe rdma_cm)", ibdev,
+				  what, strerror(-err));
+	return nd_err_set(e, err, "%s: rdma_cm configfs %s: %s", ibdev, what, strerror(-err));
+}
+
+int nd_roce_write(const char *ibdev, unsigned int port, uint8_t tos, const char *mode,
+		  struct nd_err *e)
+{
+	char path[PATH_MAX], val[8];
+	int ret;
+
+	ret = group_path(path, sizeof(path), ibdev);
+	if (ret)
+		return configfs_error(ret, ibdev, "path", e);
+	/* creating the group is how rdma_cm exposes a device's defaults at all */
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return configfs_error(-errno, ibdev, "mkdir", e);
+	snprintf(val, sizeof(val), "%u", tos);
+	ret = nd_sys_write(val, CFS "default_roce_tos", ibdev, port);
+	if (ret)
+		return configfs_error(ret, ibdev, "default_roce_tos", e);
+	ret = nd_sys_write(mode, CFS "default_roce_mode", ibdev, port);
+	if (ret == -EINVAL)
+		return nd_err_set(e, ret, "%s/%u: rdma_cm refused RoCE mode '%s': the device does "
+				  "not support it", ibdev, port, mode);
+	if (ret)
+		return configfs_error(ret, ibdev, "default_roce_mode", e);
+	return 0;
+}
+
+int nd_roce_reset(const char *ibdev, struct nd_err *e)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	ret = group_path(path, sizeof(path), ibdev);
+	if (ret)
+		return configfs_error(ret, ibdev, "path", e);
+	if (rmdir(path) && errno != ENOENT)
+		return configfs_error(-errno, ibdev, "rmdir", e);
 	return 0;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* String copies that always terminate and say when they truncated. */
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -15,4 +16,18 @@ size_t nd_strlcpy(char *dst, const char *src, size_t size)
 		dst[n] = '\0';
 	}
 	return len;
+}
+
+const char *nd_fmt_prios(char *buf, size_t len, uint8_t bits)
+{
+	size_t off = 0;
+	unsigned int p;
+
+	buf[0] = '\0';
+	for (p = 0; p < ND_PRIO_MAX && off < len; p++)
+		if (bits & (1u << p))
+			off += (size_t)snprintf(buf + off, len - off, "%s%u", off ? "," : "", p);
+	if (!off)
+		snprintf(buf, len, "none");
+	return buf;
 }

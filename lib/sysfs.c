@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The one rooted accessor for /sys, /proc, configfs and debugfs. Every kernel file path goes through
- * here so the same code reads fixture trees in tests (NODROP_SYSROOT=DIR) and the real machine.
+ * The one rooted accessor for /sys, /proc, configfs and debugfs. Every kernel file path goes
+ * through here, so the same code reads fixture trees in tests (NODROP_SYSROOT=DIR) and the real
+ * machine.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -151,6 +152,31 @@ int nd_sys_link_name(char *buf, size_t len, const char *fmt, ...)
 	if (snprintf(buf, len, "%s", base) >= (int)len)
 		return -ENAMETOOLONG;
 	return 0;
+}
+
+/* One write() of @value, as sysfs and debugfs attributes want it; no O_CREAT: absent is ENOENT. */
+int nd_sys_write(const char *value, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(value);
+	ssize_t n;
+	int fd;
+
+	ROOTED(path, fmt);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		n = write(fd, value, len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return (int)n;
+	}
+	close(fd);
+	/* the attribute's store() took only part of the value: not what was asked */
+	return (size_t)n == len ? 0 : -EIO;
 }
 
 bool nd_sys_exists(const char *fmt, ...)

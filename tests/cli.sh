@@ -50,6 +50,26 @@ expect 2 "no command" "$NODROP"
 expect 0 "--help" "$NODROP" --help
 expect 0 "--version" "$NODROP" --version
 expect 0 "show --help" "$NODROP" show --help
+# apply / audit / rollback: bad input is refused before anything is read or written
+expect 2 "apply without a profile" "$NODROP" apply
+expect 2 "apply with a missing profile" "$NODROP" apply /nonexistent/p.yaml
+echo "$err" | grep -q "/nonexistent/p.yaml" && ok "the missing file is named" || bad "$err"
+expect 2 "a profile matching no port" "$NODROP" apply --dry-run tests/vm/profiles/lossless.yaml
+[ "$err" = "nodrop apply: profile 'vm-lossless' matches none of the host's ports; check its ports: section or --dev" ] &&
+	ok "no-match message" || bad "no-match message: $err"
+expect 2 "audit of a bad profile" "$NODROP" audit tests/profiles/bad/range-priority-8.yaml
+echo "$err" | grep -Eq "range-priority-8.yaml:2:19: pfc.priorities: priority 8 is out of range" &&
+	ok "file:line:column and key in the error" || bad "bad profile message: $err"
+expect 2 "apply --wait takes seconds" "$NODROP" apply --wait soon profiles/roce-lossless.yaml
+expect 2 "audit of an unknown --dev" "$NODROP" audit --dev nosuchdev0 profiles/roce-lossless.yaml
+empty=$(mktemp -d)
+expect 2 "rollback without a journal" "$NODROP" rollback --state-dir "$empty"
+echo "$err" | grep -q "no journal at $empty/journal.json" && ok "rollback names the journal" ||
+	bad "rollback message: $err"
+printf '{"version": 1, "status": "applied"' >"$empty/journal.json"
+expect 2 "rollback of a damaged journal" "$NODROP" rollback --state-dir "$empty"
+rm -rf "$empty"
+
 # every command in `nodrop --help` has its man page, listed in nodrop(8), and every option in a
 # command's --help is in its man page and the other way round
 expect 0 "--help lists commands" "$NODROP" --help

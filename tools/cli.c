@@ -129,3 +129,17 @@ int nd_cli_exit_code(int err)
 		return ND_EXIT_SYSTEM;
 	}
 }
+
+int nd_parse_seconds(const char *cmd, const char *arg, int *out)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (*end || end == arg || v < 0 || v > 86400) {
+		fprintf(stderr, "nodrop %s: --wait takes whole seconds 0..86400, not '%s'\n", cmd,
+			arg);
+		return ND_EXIT_USAGE;
+	}
+	*out = (int)v;
+	return 0;
+}

@@ -44,6 +44,15 @@ struct nd_cmd {
 #define ND_OPT_HELP { "help", 'h', NULL, "show this help and exit" }
 
 extern const struct nd_cmd nd_cmd_show;
+extern const struct nd_cmd nd_cmd_apply;
+extern const struct nd_cmd nd_cmd_audit;
+extern const struct nd_cmd nd_cmd_rollback;
+
+/* How long apply and rollback wait for another one's lock unless --wait says otherwise. */
+#define ND_WAIT_DEFAULT_S 30
+
+/* Parse --wait SECONDS (0..86400); ND_EXIT_USAGE after a message when it is not that. */
+int nd_parse_seconds(const char *cmd, const char *arg, int *out);
 
 struct nd_port;
 /* show's printer for one port (used by the JSON-shape tests too). */
@@ -52,7 +61,7 @@ void nd_show_port(const struct nd_port *port);
 void nd_cli_usage(const struct nd_cmd *cmd, FILE *f);
 /* Parse options of @cmd and run it; returns the exit code. */
 int nd_cli_run(const struct nd_cmd *cmd, int argc, char **argv);
-/* Map a library error to an exit code: bad input is the user's to fix, anything else the system's. */
+/* Map a library error to an exit code: bad input is the user's to fix, the rest the system's. */
 int nd_cli_exit_code(int err);
 
 #endif

@@ -11,6 +11,9 @@
 
 static const struct nd_cmd *const cmds[] = {
 	&nd_cmd_show,
+	&nd_cmd_apply,
+	&nd_cmd_audit,
+	&nd_cmd_rollback,
 };
 
 static void usage(FILE *f)

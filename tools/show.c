@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* nodrop show: the whole lossless picture of each port. JSON keys follow `dcb -j` where they can. */
+/* nodrop show: the whole lossless picture of each port; JSON keys follow `dcb -j` where shared. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -155,10 +155,12 @@ static void print_dcbx(uint8_t dcbx)
 
 	pr_open_object("dcbx");
 	pr_text("    dcbx");
-	for (i = 0; i < sizeof(dcbx_flags) / sizeof(dcbx_flags[0]); i++)
-		if (dcbx & dcbx_flags[i].flag)
-			pr_bool(PR_JSON, dcbx_flags[i].json, NULL, true), pr_text(" %s",
-									dcbx_flags[i].name);
+	for (i = 0; i < sizeof(dcbx_flags) / sizeof(dcbx_flags[0]); i++) {
+		if (!(dcbx & dcbx_flags[i].flag))
+			continue;
+		pr_bool(PR_JSON, dcbx_flags[i].json, NULL, true);
+		pr_text(" %s", dcbx_flags[i].name);
+	}
 	pr_close_object();
 	pr_nl();
 }
@@ -342,6 +344,32 @@ static void print_maxrate(const struct ieee_maxrate *m)
 	pr_close_object();
 }
 
+static void print_ecn(const struct nd_ecn *ecn)
+{
+	size_t i;
+
+	pr_open_object("ecn");
+	pr_string(PR_ANY, "backend", "    ecn %s", nd_ecn_backend_name(ecn->backend));
+	if (ecn->have_enable) {
+		print_bools("np", "np", ecn->np_en);
+		print_bools("rp", "rp", ecn->rp_en);
+	}
+	if (ecn->note[0])
+		pr_string(PR_ANY, "note", " (%s)", ecn->note);
+	pr_nl();
+	if (ecn->n_params) {
+		pr_open_object("params");
+		pr_text("       ");
+		for (i = 0; i < ecn->n_params; i++) {
+			pr_uint(PR_JSON, ecn->params[i].name, NULL, ecn->params[i].value);
+			pr_text(" %s %u", ecn->params[i].name, ecn->params[i].value);
+		}
+		pr_close_object();
+		pr_nl();
+	}
+	pr_close_object();
+}
+
 static void print_dcb(const struct nd_port *p)
 {
 	const struct nd_dcb *dcb = &p->dcb;
@@ -385,6 +413,7 @@ void nd_show_port(const struct nd_port *port)
 	print_link(&port->link);
 	print_rdma(port);
 	print_dcb(port);
+	print_ecn(&port->ecn);
 	pr_close_object();
 }
 

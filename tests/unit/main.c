@@ -19,6 +19,10 @@ int main(void)
 	srunner_add_suite(sr, suite_dcbnl());
 	srunner_add_suite(sr, suite_sysfs());
 	srunner_add_suite(sr, suite_show());
+	srunner_add_suite(sr, suite_plan());
+	srunner_add_suite(sr, suite_ecn());
+	srunner_add_suite(sr, suite_lint());
+	srunner_add_suite(sr, suite_profile());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

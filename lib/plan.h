@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Plans: what must change on a port to reach a desired state, as ordered, self-contained steps. */
+#ifndef ND_PLAN_H
+#define ND_PLAN_H
+
+#include "nodrop.h"
+
+enum nd_step_kind {
+	ND_STEP_DCBX,
+	ND_STEP_MTU,
+	ND_STEP_BUFFER,
+	ND_STEP_ETS,
+	ND_STEP_MAXRATE,
+	ND_STEP_PFC,
+	ND_STEP_ECN_ENABLE,
+	ND_STEP_ECN_PARAM,
+	ND_STEP_APP_ADD,
+	ND_STEP_APP_DEL,
+	ND_STEP_ROCE,		/* rdma_cm default ToS and mode (configfs) */
+	ND_STEP_ROCE_RESET,	/* remove the configfs group: back to the kernel defaults */
+};
+
+struct nd_step {
+	enum nd_step_kind kind;
+	size_t port;			/* index into the plan's ports */
+	enum nd_field field;		/* the profile field it serves, for messages */
+	char from[160], to[160];	/* as a person reads them */
+	char warning[320];
+	bool skip;			/* cannot be done here; kept to be reported */
+	bool tolerate_enoent;		/* an APP delete the driver may already have done */
+	union {
+		uint8_t dcbx;
+		unsigned int mtu;
+		struct ieee_ets ets;
+		struct ieee_pfc pfc;
+		struct ieee_maxrate maxrate;
+		struct dcbnl_buffer buffer;
+		struct dcb_app app;
+		struct {
+			bool np;
+			unsigned int prio;
+			bool on;
+		} ecn_enable;
+		struct nd_ecn_param param;
+		struct {
+			unsigned int rdma;	/* index into the port's rdma[] */
+			uint8_t tos;
+			char mode[16];
+		} roce;
+	} u;
+};
+
+struct nd_plan {
+	struct nd_step *steps;
+	size_t n;
+};
+
+/*
+ * Append to @plan the steps that take @port (index @idx) from its current state to @want.
+ * Fails with -EINVAL and a "FILE:LINE:COL: ..." sentence when @want cannot fit this port
+ * (an MTU above its maximum); nothing is appended then.
+ */
+int nd_plan_port(struct nd_plan *plan, const struct nd_profile *want, const struct nd_port *port,
+		 size_t idx, struct nd_err *e);
+void nd_plan_free(struct nd_plan *plan);
+/* Steps that change something (not skipped). */
+size_t nd_plan_changes(const struct nd_plan *plan);
+
+/* Every field of @port's state as a profile: the pre-state to return to on rollback. */
+void nd_state_to_profile(const struct nd_port *port, struct nd_profile *out);
+/* @port as it will be once @want is applied (for lints on the planned state). */
+void nd_profile_overlay(const struct nd_profile *want, struct nd_port *port);
+
+#endif

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* Plans (order, content, idempotence), the planned-state overlay and the journal round trip. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "plan.h"
+#include "unit.h"
+
+#define BIT(f) (1u << (f))
+
+/* An mlx5-like port as the driver starts it: vendor TSA, PCP trust, no PFC, MTU 1500. */
+static void fresh_port(struct nd_port *p, const char *name)
+{
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->link.name, sizeof(p->link.name), "%s", name);
+	snprintf(p->link.driver, sizeof(p->link.driver), "mlx5_core");
+	p->link.mtu = 1500;
+	p->link.min_mtu = 68;
+	p->link.max_mtu = 9978;
+	p->dcb.have = ND_DCB_HAVE_ETS | ND_DCB_HAVE_PFC | ND_DCB_HAVE_MAXRATE |
+		      ND_DCB_HAVE_BUFFER | ND_DCB_HAVE_DCBX | ND_DCB_HAVE_APP;
+	p->dcb.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
+	p->dcb.pfc.pfc_cap = 8;
+	p->dcb.pfc.delay = 7;
+	p->dcb.ets.ets_cap = 8;
+	for (i = 0; i < 8; i++) {
+		p->dcb.ets.prio_tc[i] = (uint8_t)i;
+		p->dcb.ets.tc_tsa[i] = IEEE_8021QAZ_TSA_VENDOR;
+		p->dcb.ets.tc_tx_bw[i] = 100;
+	}
+	p->dcb.buffer.buffer_size[0] = 131072;
+	p->dcb.buffer.total_size = 262144;
+}
+
+static void lossless_profile(struct nd_profile *w)
+{
+	int i;
+
+	memset(w, 0, sizeof(*w));
+	snprintf(w->name, sizeof(w->name), "t");
+	snprintf(w->loc[ND_F_MTU].file, sizeof(w->loc[0].file), "t.yaml");
+	w->loc[ND_F_MTU].line = 3;
+	w->loc[ND_F_MTU].col = 6;
+	w->set = BIT(ND_F_MTU) | BIT(ND_F_PFC_EN) | BIT(ND_F_PFC_DELAY) | BIT(ND_F_ETS_PRIO_TC) |
+		 BIT(ND_F_ETS_TSA) | BIT(ND_F_ETS_BW) | BIT(ND_F_DSCP_MAP) | BIT(ND_F_TRUST) |
+		 BIT(ND_F_BUF_PRIO) | BIT(ND_F_BUF_SIZE);
+	w->mtu = 9000;
+	w->trust = ND_TRUST_DSCP;
+	for (i = 0; i < ND_DSCP_MAX; i++)
+		w->dscp2prio[i] = -1;
+	w->dscp2prio[26] = 3;
+	w->dscp2prio[48] = 6;
+	w->pfc_en = 1 << 3;
+	w->pfc_delay = 30;
+	for (i = 0; i < 8; i++)
+		w->tc_tsa[i] = IEEE_8021QAZ_TSA_STRICT;
+	w->prio_tc[3] = 3;
+	w->prio_tc[6] = 6;
+	w->tc_tsa[0] = w->tc_tsa[3] = IEEE_8021QAZ_TSA_ETS;
+	w->tc_bw[0] = 40;
+	w->tc_bw[3] = 60;
+	w->prio2buffer[3] = 1;
+	w->buffer_size[0] = 131072;
+	w->buffer_size[1] = 98304;
+}
+
+/* Bring @p to where @plan says, as the kernel would (for the idempotence check). */
+static void run_on_copy(struct nd_port *p, const struct nd_profile *w)
+{
+	nd_profile_overlay(w, p);
+}
+
+START_TEST(plan_order_is_safe)
+{
+	static const enum nd_step_kind want[] = {
+		ND_STEP_MTU, ND_STEP_BUFFER, ND_STEP_ETS, ND_STEP_PFC, ND_STEP_APP_ADD,
+		ND_STEP_APP_ADD,
+	};
+	struct nd_plan plan = { 0 };
+	struct nd_err e = { 0 };
+	struct nd_profile w;
+	struct nd_port p;
+	size_t i;
+
+	fresh_port(&p, "eth2");
+	lossless_profile(&w);
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+	ck_assert_uint_eq(plan.n, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < plan.n; i++)
+		ck_assert_msg(plan.steps[i].kind == want[i], "step %zu is %d, want %d", i,
+			      plan.steps[i].kind, want[i]);
+	/* buffers before the PFC that needs them, DSCP entries (trust) after PFC */
+	ck_assert_uint_eq(plan.steps[1].u.buffer.prio2buffer[3], 1);
+	ck_assert_uint_eq(plan.steps[1].u.buffer.total_size, 262144);	/* read-modify-write */
+	ck_assert_uint_eq(plan.steps[3].u.pfc.pfc_en, 0x08);
+	ck_assert_uint_eq(plan.steps[3].u.pfc.delay, 30);
+	ck_assert_uint_eq(plan.steps[3].u.pfc.pfc_cap, 8);
+	ck_assert_str_eq(plan.steps[3].warning, "changing PFC priorities flaps the link on mlx5_core");
+	ck_assert_str_eq(plan.steps[3].from, "none");
+	ck_assert_str_eq(plan.steps[3].to, "3, cable-length 30");
+	ck_assert_uint_eq(plan.steps[4].u.app.protocol, 26);
+	ck_assert_uint_eq(plan.steps[4].u.app.priority, 3);
+	ck_assert_uint_eq(plan.steps[4].u.app.selector, IEEE_8021QAZ_APP_SEL_DSCP);
+	ck_assert_uint_eq(nd_plan_changes(&plan), plan.n);
+	nd_plan_free(&plan);
+}
+END_TEST
+
+START_TEST(plan_then_overlay_is_idempotent)
+{
+	struct nd_plan plan = { 0 };
+	struct nd_err e = { 0 };
+	struct nd_profile w;
+	struct nd_port p;
+
+	fresh_port(&p, "eth2");
+	lossless_profile(&w);
+	run_on_copy(&p, &w);
+	/* strict TCs read back 100 on mlx5: not drift */
+	p.dcb.ets.tc_tx_bw[1] = 100;
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+	ck_assert_msg(plan.n == 0, "%zu steps left, first %d %s -> %s", plan.n,
+		      plan.n ? (int)plan.steps[0].kind : -1, plan.n ? plan.steps[0].from : "",
+		      plan.n ? plan.steps[0].to : "");
+	nd_plan_free(&plan);
+	free(p.dcb.apps);
+}
+END_TEST
+
+START_TEST(plan_refuses_what_does_not_fit)
+{
+	struct nd_plan plan = { 0 };
+	struct nd_err e = { 0 };
+	struct nd_profile w;
+	struct nd_port p;
+
+	fresh_port(&p, "eth2");
+	lossless_profile(&w);
+	w.mtu = 9979;
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), -EINVAL);
+	ck_assert_str_eq(e.msg, "t.yaml:3:6: mtu: 9979 is above eth2's maximum 9978; use at most "
+				"9978 for this port");
+	ck_assert_uint_eq(plan.n, 0);
+	w.mtu = 9000;
+	w.buffer_size[1] = 200000;
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), -EINVAL);
+	ck_assert_msg(strstr(e.msg, "the buffers add up to 331072 bytes, eth2 has 262144"), "%s",
+		      e.msg);
+	ck_assert_uint_eq(plan.n, 0);
+}
+END_TEST
+
+START_TEST(plan_trust_pcp_deletes_dscp_entries)
+{
+	struct dcb_app apps[] = {
+		{ IEEE_8021QAZ_APP_SEL_ETHERTYPE, 4, 0x8906 },
+		{ IEEE_8021QAZ_APP_SEL_DSCP, 3, 26 },
+		{ IEEE_8021QAZ_APP_SEL_DSCP, 6, 48 },
+	};
+	struct nd_plan plan = { 0 };
+	struct nd_err e = { 0 };
+	struct nd_profile w = { 0 };
+	struct nd_port p;
+	size_t i;
+
+	fresh_port(&p, "eth2");
+	p.dcb.apps = apps;
+	p.dcb.n_apps = 3;
+	w.set = BIT(ND_F_TRUST);
+	w.trust = ND_TRUST_PCP;
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+	ck_assert_uint_eq(plan.n, 2);
+	for (i = 0; i < plan.n; i++) {
+		ck_assert_int_eq(plan.steps[i].kind, ND_STEP_APP_DEL);
+		ck_assert_uint_eq(plan.steps[i].u.app.selector, IEEE_8021QAZ_APP_SEL_DSCP);
+		ck_assert(!plan.steps[i].tolerate_enoent);
+	}
+	nd_plan_free(&plan);
+}
+END_TEST
+
+START_TEST(plan_changed_dscp_adds_then_deletes)
+{
+	struct dcb_app apps[] = { { IEEE_8021QAZ_APP_SEL_DSCP, 4, 26 } };
+	struct nd_plan plan = { 0 };
+	struct nd_err e = { 0 };
+	struct nd_profile w;
+	struct nd_port p;
+
+	fresh_port(&p, "eth2");
+	p.dcb.apps = apps;
+	p.dcb.n_apps = 1;
+	lossless_profile(&w);
+	w.set = BIT(ND_F_DSCP_MAP);
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+	/* add 26:3 and 48:6, then delete 26:4 (mlx5 replaced it already: ENOENT is fine) */
+	ck_assert_uint_eq(plan.n, 3);
+	ck_assert_int_eq(plan.steps[0].kind, ND_STEP_APP_ADD);
+	ck_assert_int_eq(plan.steps[2].kind, ND_STEP_APP_DEL);
+	ck_assert_uint_eq(plan.steps[2].u.app.priority, 4);
+	ck_assert(plan.steps[2].tolerate_enoent);
+	nd_plan_free(&plan);
+}
+END_TEST
+
+START_TEST(plan_trust_dscp_without_map_installs_default)
+{
+	struct nd_plan plan = { 0 };
+	struct nd_err e = { 0 };
+	struct nd_profile w = { 0 };
+	struct nd_port p;
+
+	fresh_port(&p, "eth2");
+	w.set = BIT(ND_F_TRUST);
+	w.trust = ND_TRUST_DSCP;
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+	ck_assert_uint_eq(plan.n, 64);
+	ck_assert_uint_eq(plan.steps[26].u.app.priority, 3);
+	ck_assert_uint_eq(plan.steps[63].u.app.priority, 7);
+	nd_plan_free(&plan);
+}
+END_TEST
+
+START_TEST(plan_ecn_without_backend_is_skipped)
+{
+	struct nd_plan plan = { 0 };
+	struct nd_err e = { 0 };
+	struct nd_profile w = { 0 };
+	struct nd_port p;
+
+	fresh_port(&p, "eth2");
+	snprintf(p.ecn.note, sizeof(p.ecn.note), "not readable on this driver");
+	w.set = BIT(ND_F_ECN_NP) | BIT(ND_F_CNP_DSCP);
+	w.ecn_np = 1 << 3;
+	w.cnp_dscp = 48;
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+	ck_assert_uint_eq(plan.n, 2);
+	ck_assert(plan.steps[0].skip && plan.steps[1].skip);
+	ck_assert_str_eq(plan.steps[0].warning, "not readable on this driver");
+	ck_assert_uint_eq(nd_plan_changes(&plan), 0);
+	nd_plan_free(&plan);
+}
+END_TEST
+
+START_TEST(plan_roce_and_reset)
+{
+	struct nd_plan plan = { 0 };
+	struct nd_err e = { 0 };
+	struct nd_profile w = { 0 };
+	struct nd_port p;
+
+	fresh_port(&p, "veth0");
+	p.dcb_status = -EOPNOTSUPP;
+	p.n_rdma = 1;
+	snprintf(p.rdma[0].ibdev, sizeof(p.rdma[0].ibdev), "rxe0");
+	p.rdma[0].port = 1;
+	snprintf(p.rdma[0].link_layer, sizeof(p.rdma[0].link_layer), "Ethernet");
+	snprintf(p.rdma[0].roce.mode, sizeof(p.rdma[0].roce.mode), "RoCE v2");
+	w.set = BIT(ND_F_ROCE_TOS) | BIT(ND_F_PFC_EN);
+	w.roce_tos = 106;
+	w.pfc_en = 8;
+	/* no DCB on the port: the PFC part is not planned, the RoCE part is */
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+	ck_assert_uint_eq(plan.n, 1);
+	ck_assert_int_eq(plan.steps[0].kind, ND_STEP_ROCE);
+	ck_assert_uint_eq(plan.steps[0].u.roce.tos, 106);
+	ck_assert_str_eq(plan.steps[0].u.roce.mode, "RoCE v2");
+	nd_plan_free(&plan);
+	/* the pre-state of a port whose rdma_cm group did not exist: remove it on rollback */
+	p.rdma[0].roce.configured = false;
+	nd_state_to_profile(&p, &w);
+	ck_assert(w.roce_reset);
+	p.rdma[0].roce.configured = true;
+	p.rdma[0].roce.tos = 106;
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+	ck_assert_uint_eq(plan.n, 1);
+	ck_assert_int_eq(plan.steps[0].kind, ND_STEP_ROCE_RESET);
+	nd_plan_free(&plan);
+}
+END_TEST
+
+START_TEST(journal_round_trip)
+{
+	char path[] = "/tmp/nd-journal-XXXXXX", file[64];
+	struct nd_journal j = { 0 }, back;
+	struct nd_journal_port jp[2];
+	struct dcb_app apps[] = { { IEEE_8021QAZ_APP_SEL_DSCP, 3, 26 } };
+	struct nd_err e = { 0 };
+	struct nd_port p;
+
+	ck_assert_ptr_nonnull(mkdtemp(path));
+	snprintf(file, sizeof(file), "%s/journal.json", path);
+	fresh_port(&p, "eth2");
+	p.dcb.apps = apps;
+	p.dcb.n_apps = 1;
+	p.dcb.maxrate.tc_maxrate[6] = 25000000;
+	p.ecn.n_params = 1;
+	snprintf(p.ecn.params[0].name, sizeof(p.ecn.params[0].name), "rp_time_reset");
+	p.ecn.params[0].value = 300;
+	memset(jp, 0, sizeof(jp));
+	snprintf(jp[0].ifname, sizeof(jp[0].ifname), "eth2");
+	nd_state_to_profile(&p, &jp[0].pre);
+	fresh_port(&p, "eth3");
+	snprintf(jp[1].ifname, sizeof(jp[1].ifname), "eth3");
+	nd_state_to_profile(&p, &jp[1].pre);
+	j.ports = jp;
+	j.n = 2;
+	snprintf(j.status, sizeof(j.status), "in-progress");
+	snprintf(j.profile, sizeof(j.profile), "roce.yaml");
+	ck_assert_int_eq(nd_journal_save(file, &j, &e), 0);
+	ck_assert_int_eq(nd_journal_load(file, &back, &e), 0);
+	ck_assert_str_eq(back.status, "in-progress");
+	ck_assert_uint_eq(back.n, 2);
+	ck_assert_str_eq(back.ports[1].ifname, "eth3");
+	ck_assert_uint_eq(back.ports[0].pre.set, jp[0].pre.set);
+	ck_assert_int_eq(back.ports[0].pre.dscp2prio[26], 3);
+	ck_assert_int_eq(back.ports[0].pre.dscp2prio[27], -1);
+	ck_assert_uint_eq(back.ports[0].pre.maxrate[6], 25000000);
+	ck_assert_uint_eq(back.ports[0].pre.n_dcqcn, 1);
+	ck_assert_str_eq(back.ports[0].pre.dcqcn[0].name, "rp_time_reset");
+	ck_assert_uint_eq(back.ports[0].pre.buffer_size[0], 131072);
+	ck_assert_mem_eq(back.ports[0].pre.tc_tsa, jp[0].pre.tc_tsa, 8);
+	nd_journal_free(&back);
+	unlink(file);
+	rmdir(path);
+}
+END_TEST
+
+START_TEST(journal_damaged_or_missing)
+{
+	char path[] = "/tmp/nd-journal-XXXXXX", file[64];
+	static const char *const bad[] = {
+		"{", "[]", "{\"version\": 2}",
+		"{\"version\":1,\"status\":\"applied\",\"profile\":\"p\",\"ports\":[{\"ifname\":\"eth0\"}]}",
+		"{\"version\":1,\"status\":\"applied\",\"profile\":\"p\",\"ports\":[{\"ifname\":"
+		"\"aaaaaaaaaaaaaaaaaaaaaaaaa\",\"state\":{}}]}",
+	};
+	struct nd_journal j;
+	struct nd_err e = { 0 };
+	size_t i;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(path));
+	snprintf(file, sizeof(file), "%s/journal.json", path);
+	ck_assert_int_eq(nd_journal_load(file, &j, &e), -ENOENT);
+	ck_assert_msg(strstr(e.msg, "no journal at"), "%s", e.msg);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		f = fopen(file, "w");
+		fputs(bad[i], f);
+		fclose(f);
+		ck_assert_int_lt(nd_journal_load(file, &j, &e), 0);
+		ck_assert_ptr_null(j.ports);
+	}
+	unlink(file);
+	rmdir(path);
+}
+END_TEST
+
+Suite *suite_plan(void)
+{
+	Suite *s = suite_create("plan");
+	TCase *tc = tcase_create("plan");
+
+	tcase_add_test(tc, plan_order_is_safe);
+	tcase_add_test(tc, plan_then_overlay_is_idempotent);
+	tcase_add_test(tc, plan_refuses_what_does_not_fit);
+	tcase_add_test(tc, plan_trust_pcp_deletes_dscp_entries);
+	tcase_add_test(tc, plan_changed_dscp_adds_then_deletes);
+	tcase_add_test(tc, plan_trust_dscp_without_map_installs_default);
+	tcase_add_test(tc, plan_ecn_without_backend_is_skipped);
+	tcase_add_test(tc, plan_roce_and_reset);
+	tcase_add_test(tc, journal_round_trip);
+	tcase_add_test(tc, journal_damaged_or_missing);
+	suite_add_tcase(s, tc);
+	return s;
+}

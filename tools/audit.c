@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* nodrop audit: where the ports differ from a profile, and what is inconsistent. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nodrop.h"
+#include "print.h"
+#include "report.h"
+
+enum { OPT_JUNIT = 256 };
+
+struct audit_args {
+	struct nd_devs devs;
+	const char *junit;
+};
+
+static const struct nd_opt audit_opts[] = {
+	{ "dev", 'd', "DEV", "only this port (repeatable); default: every port the profile matches" },
+	{ "junit", OPT_JUNIT, "FILE", "also write the result as JUnit XML to FILE" },
+	{ 0 },
+};
+
+static int audit_opt(int key, const char *arg, void *data)
+{
+	struct audit_args *a = data;
+
+	switch (key) {
+	case 'd':
+		return nd_devs_add(&a->devs, "audit", arg);
+	case OPT_JUNIT:
+		a->junit = arg;
+		return 0;
+	}
+	return ND_EXIT_USAGE;
+}
+
+static int audit_run(const struct nd_cli *cli, int argc, char **argv, void *data)
+{
+	struct audit_args *a = data;
+	struct nd_profile profile;
+	struct nd_report r = { 0 };
+	struct nd_err e = { 0 };
+	struct nd_ctx *ctx = NULL;
+	int ret, rc;
+
+	rc = nd_cli_profile("audit", argc, argv, &profile);
+	if (rc)
+		return rc;
+	ret = nd_ctx_new(&ctx, &e);
+	if (!ret)
+		ret = nd_audit(ctx, &profile, a->devs.v, a->devs.n, &r, &e);
+	if (ret) {
+		fprintf(stderr, "nodrop audit: %s\n", e.msg);
+		rc = ret == -EINVAL || ret == -ENODEV ? ND_EXIT_USAGE : ND_EXIT_SYSTEM;
+		goto out;
+	}
+	pr_init(cli->json, cli->pretty);
+	nd_print_report(&r, &profile, true);
+	rc = pr_finish() ? ND_EXIT_SYSTEM :
+	     nd_report_has_errors(&r, true) ? ND_EXIT_FINDINGS : ND_EXIT_OK;
+	if (a->junit) {
+		ret = nd_write_junit(a->junit, &r, &profile);
+		if (ret) {
+			fprintf(stderr, "nodrop audit: cannot write %s: %s\n", a->junit,
+				strerror(-ret));
+			rc = ND_EXIT_SYSTEM;
+		}
+	}
+out:
+	nd_report_free(&r);
+	nd_profile_free(&profile);
+	nd_ctx_free(ctx);
+	return rc;
+}
+
+const struct nd_cmd nd_cmd_audit = {
+	.name = "audit",
+	.args = "PROFILE",
+	.summary = "Report drift from a profile per field, and consistency lints",
+	.opts = audit_opts,
+	.opt = audit_opt,
+	.run = audit_run,
+	.data_size = sizeof(struct audit_args),
+};

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* Printing apply/audit/rollback reports (text, JSON, JUnit). */
+#ifndef ND_REPORT_H
+#define ND_REPORT_H
+
+#include <stdbool.h>
+
+#include "nodrop.h"
+
+/* Changes (apply, rollback) or drift (@audit) per port, lints, the outcome. */
+void nd_print_report(const struct nd_report *r, const struct nd_profile *profile, bool audit);
+/* Any lint at error severity, or (with @drift_counts) any drift? */
+bool nd_report_has_errors(const struct nd_report *r, bool drift_counts);
+/* JUnit XML for CI: a testsuite per port, a testcase per profile field and per lint. */
+int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_profile *p);
+
+/* The one PROFILE operand of apply and audit, loaded; an exit code after a message on failure. */
+int nd_cli_profile(const char *cmd, int argc, char **argv, struct nd_profile *p);
+
+/* Up to this many --dev options. */
+#define ND_DEVS_MAX 256
+
+struct nd_devs {
+	const char *v[ND_DEVS_MAX];
+	size_t n;
+};
+
+/* Collect one --dev; ND_EXIT_USAGE after a message when there are too many. */
+int nd_devs_add(struct nd_devs *devs, const char *cmd, const char *dev);
+
+#endif

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/* nodrop rollback: put back the pre-state the last apply journalled. */
+#include <errno.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "nodrop.h"
+#include "print.h"
+#include "report.h"
+
+enum { OPT_JOURNAL = 256, OPT_STATE_DIR, OPT_WAIT };
+
+struct rollback_args {
+	struct nd_apply_opts opts;
+	const char *journal;
+	bool wait_given;
+};
+
+static const struct nd_opt rollback_opts[] = {
+	{ "journal", OPT_JOURNAL, "FILE", "the journal to restore (default STATE-DIR/journal.json)" },
+	{ "state-dir", OPT_STATE_DIR, "DIR", "journal and lock directory (default " ND_STATE_DIR ")" },
+	{ "wait", OPT_WAIT, "SECONDS", "wait this long for another apply's lock (default 30)" },
+	{ 0 },
+};
+
+static int rollback_opt(int key, const char *arg, void *data)
+{
+	struct rollback_args *a = data;
+
+	switch (key) {
+	case OPT_JOURNAL:
+		a->journal = arg;
+		return 0;
+	case OPT_STATE_DIR:
+		a->opts.state_dir = arg;
+		return 0;
+	case OPT_WAIT:
+		a->wait_given = true;
+		return nd_parse_seconds("rollback", arg, &a->opts.wait_s);
+	}
+	return ND_EXIT_USAGE;
+}
+
+static int rollback_run(const struct nd_cli *cli, int argc, char **argv, void *data)
+{
+	struct rollback_args *a = data;
+	struct nd_report r = { 0 };
+	struct nd_err e = { 0 };
+	struct nd_ctx *ctx = NULL;
+	int ret, rc;
+
+	(void)argv;
+	if (argc) {
+		fprintf(stderr, "nodrop rollback: takes no arguments; 'nodrop rollback --help'\n");
+		return ND_EXIT_USAGE;
+	}
+	if (!a->wait_given)
+		a->opts.wait_s = ND_WAIT_DEFAULT_S;
+	ret = nd_ctx_new(&ctx, &e);
+	if (!ret)
+		ret = nd_rollback(ctx, a->journal, &a->opts, &r, &e);
+	pr_init(cli->json, cli->pretty);
+	if (r.n)
+		nd_print_report(&r, NULL, false);
+	pr_finish();
+	if (ret)
+		fprintf(stderr, "nodrop rollback: %s\n", e.msg);
+	rc = !ret ? ND_EXIT_OK : ret == -ENOENT || ret == -EBADMSG ? ND_EXIT_USAGE :
+	     ND_EXIT_SYSTEM;
+	nd_report_free(&r);
+	nd_ctx_free(ctx);
+	return rc;
+}
+
+const struct nd_cmd nd_cmd_rollback = {
+	.name = "rollback",
+	.args = "",
+	.summary = "Restore the pre-state the last apply journalled (also after a crash mid-apply)",
+	.opts = rollback_opts,
+	.opt = rollback_opt,
+	.run = rollback_run,
+	.data_size = sizeof(struct rollback_args),
+};
