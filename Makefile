@@ -233,7 +233,7 @@ define fuzz_profile
 		$(B)/fuzz/corpus/profile profiles tests/profiles 2>$(B)/fuzz/profile.log || \
 		{ tail -60 $(B)/fuzz/profile.log; echo "fuzz: profile parser failed; input in" \
 			"$(B)/fuzz/artifacts/, log $(B)/fuzz/profile.log"; exit 1; }
-	@grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' \
+	@grep -a -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' \
 		$(B)/fuzz/profile.log | sed 's/^/  /'
 endef
 

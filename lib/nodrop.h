@@ -265,7 +265,7 @@ struct nd_match {
 
 struct nd_profile {
 	char name[64];
-	struct nd_loc origin;		/* the top-level file */
+	struct nd_loc origin;		/* the top-level file (line and column 0: the whole file) */
 	struct nd_match match;
 	uint32_t set;			/* 1 << enum nd_field for every field the profile gives */
 	struct nd_loc loc[ND_F_COUNT];	/* where each given field's value is */
@@ -295,11 +295,11 @@ struct nd_profile {
 #define ND_PROFILE_MAX_DEPTH 8		/* extends chain */
 
 /*
- * Load and validate a profile file (and what it extends). On error nothing is returned and
- * @e says "FILE:LINE:COL: what is wrong; what to do".
+ * Load and validate a profile file (and what it extends). On error *@p is zeroed and @e says
+ * "FILE:LINE:COL: what is wrong; what to do".
  */
 int nd_profile_load(const char *path, struct nd_profile *p, struct nd_err *e);
-/* The same from memory (@name stands for the file in messages; extends resolves against @dir). */
+/* The same from memory (@name stands for the file; extends resolves against @dir, NULL: error). */
 int nd_profile_parse(const char *buf, size_t len, const char *name, const char *dir,
 		     struct nd_profile *p, struct nd_err *e);
 void nd_profile_free(struct nd_profile *p);
@@ -443,6 +443,9 @@ const struct nd_counter_info *nd_counter_infos(size_t *n);
 struct nd_sample {
 	char ifname[ND_IFNAMSIZ];
 	char driver[32];
+	char ibdev[64];			/* the RDMA device whose counters are in it, "" none */
+	unsigned int ibport;
+	bool rdma_netlink;		/* RDMA counters came by netlink (false: sysfs fallback) */
 	uint64_t t_ns;			/* CLOCK_MONOTONIC when the snapshot was taken */
 	struct nd_counter *c;
 	size_t n;
@@ -451,8 +454,9 @@ struct nd_sample {
 struct nd_sampler;
 
 /*
- * @maps: the directory of driver map files; NULL for env NODROP_COUNTER_MAPS, else the
- * installed default (DATADIR/counters).
+ * @maps: the directory of driver map files; NULL for env NODROP_COUNTER_MAPS, else data/counters
+ * of the source tree when the program runs from its build directory, else the installed default
+ * (DATADIR/counters). A bad map file fails with -EINVAL and "FILE:LINE: ...".
  */
 int nd_sampler_new(struct nd_sampler **s, const char *maps, struct nd_err *e);
 void nd_sampler_free(struct nd_sampler *s);
@@ -460,7 +464,10 @@ void nd_sampler_free(struct nd_sampler *s);
 int nd_sample_port(struct nd_sampler *s, const char *ifname, struct nd_sample *out,
 		   struct nd_err *e);
 void nd_sample_free(struct nd_sample *smp);
-/* The counter @name (canonical or raw) for @prio (-1: not per priority), NULL when absent. */
+/*
+ * The counter @name (canonical or raw) for @prio (-1: not per priority), NULL when absent. A
+ * canonical name wins over a raw one; of two sources the first of ethtool, pause, rdma, pma.
+ */
 const struct nd_counter *nd_sample_find(const struct nd_sample *smp, const char *name, int prio);
 
 enum nd_delta_status {
@@ -476,7 +483,8 @@ struct nd_delta {
 	char name[ND_CTR_NAME_MAX];
 	int prio;
 	bool mapped;
-	uint64_t value;			/* in the second sample */
+	enum nd_ctr_source source;	/* one name can come from two sources (pause frames) */
+	uint64_t value;			/* in the second sample (GONE: the last value seen) */
 	uint64_t delta;			/* 0 unless status OK, WRAPPED or SATURATED */
 	double rate;			/* delta per second of the samples' time apart */
 	enum nd_delta_status status;
@@ -485,16 +493,16 @@ struct nd_delta {
 /* Deltas from @a to @b (same port, @b later): one per counter in either sample. */
 int nd_sample_diff(const struct nd_sample *a, const struct nd_sample *b, struct nd_delta **out,
 		   size_t *n, struct nd_err *e);
-/* The delta of @name/@prio in @d (NULL when absent). */
+/* The delta of @name/@prio in @d (NULL when absent); the same preference as nd_sample_find. */
 const struct nd_delta *nd_delta_find(const struct nd_delta *d, size_t n, const char *name,
 				     int prio);
 
 /* ---- triage: rules over a port's state and counter deltas (see nodrop-triage(8)) ---- */
 
-#define ND_EVIDENCE_MAX 12
+#define ND_FINDING_EV_MAX 12
 
 /* One counter behind a finding: how far it moved between the two samples. */
-struct nd_evidence {
+struct nd_finding_ev {
 	char name[ND_CTR_NAME_MAX];	/* canonical counter name (nd_counter_info) */
 	int prio;			/* 0..7, -1 not per priority */
 	uint64_t delta;			/* 0 unless status is OK, WRAPPED or SATURATED */
@@ -509,7 +517,7 @@ struct nd_finding {
 	int prio;			/* the priority it concerns, -1 the port as a whole */
 	double interval_s;		/* the samples' time apart; 0 for a config lint */
 	char summary[256];		/* one line: what happened, with the numbers */
-	struct nd_evidence ev[ND_EVIDENCE_MAX];
+	struct nd_finding_ev ev[ND_FINDING_EV_MAX];
 	size_t n_ev;
 	char action[320];		/* what to do */
 	struct nd_loc loc;		/* config lints: the profile value involved, file "" if none */
@@ -587,7 +595,7 @@ enum nd_pci_path {
 	ND_PATH_PHB,		/* through a PCIe host bridge (the root complex) */
 	ND_PATH_NODE,		/* across host bridges of one NUMA node */
 	ND_PATH_SYS,		/* across NUMA nodes: the socket interconnect */
-	ND_PATH_COUNT
+	ND_PATH_UNKNOWN,	/* sysfs does not place one of them in the PCI hierarchy */
 };
 
 const char *nd_pci_path_name(enum nd_pci_path path);
@@ -631,5 +639,79 @@ int nd_doctor_run(struct nd_doctor *d, struct nd_err *e);
 void nd_doctor_free(struct nd_doctor *d);
 /* The PCIe path between a GPU and a NIC of @d. */
 enum nd_pci_path nd_doctor_path(const struct nd_doctor *d, size_t gpu, size_t nic);
+
+/* ---- run reports: stress measures and sim models the same fields, so they compare ---- */
+
+enum nd_verdict {
+	ND_VERDICT_NONE,	/* no verdict asked (sim what-if runs) */
+	ND_VERDICT_LOSSLESS,	/* no loss indicator moved and all data validated */
+	ND_VERDICT_LOSSY,	/* data was lost or resent: evidence says where */
+	ND_VERDICT_FAILED,	/* the run itself failed: QP errors, timeouts, a peer died */
+};
+
+const char *nd_verdict_name(enum nd_verdict v);
+
+/* Percentiles of a latency or completion-time distribution, microseconds. */
+struct nd_dist {
+	uint64_t count;
+	double p50_us, p99_us, p999_us, max_us, mean_us;
+};
+
+struct nd_flow_result {
+	char name[64];			/* "h1->h0" or "rank 3 -> rank 0" */
+	char src[64], dst[64];
+	uint64_t bytes, messages;
+	double gbps;			/* average goodput over the flow's active time */
+	double fct_us;			/* completion time of a finite flow, 0 when not one */
+	double slowdown;		/* fct over the ideal on an idle fabric, 0 when not known */
+	uint64_t retransmits;
+	double *series_gbps;		/* throughput per series_dt_s, n_series points */
+	size_t n_series;
+	double series_dt_s;
+};
+
+/* Congestion signals per port (a NIC port in stress, a switch or host port in sim). */
+struct nd_port_result {
+	char name[64];
+	double pause_fraction;		/* share of the run the port was paused (RoCE PFC) */
+	uint64_t pause_frames;
+	uint64_t ecn_marked, cnp_sent, cnp_handled;
+	double credit_wait_fraction;	/* share of the run waiting for credits (IB xmit_wait) */
+	uint64_t drops;
+};
+
+/* One piece of evidence: a counter (or model quantity) that moved, and by how much. */
+struct nd_evidence {
+	char where[64];			/* port or host */
+	char what[64];			/* canonical counter name */
+	int prio;
+	uint64_t delta;
+};
+
+struct nd_run_report {
+	char kind[16];			/* "stress" or "sim" */
+	char fabric[16];		/* "roce" or "ib" */
+	char pattern[32];		/* "pair", "incast", "victim", "all-to-all", ... */
+	double duration_s;
+	struct nd_flow_result *flows;
+	size_t n_flows;
+	double aggregate_gbps;
+	double jain;			/* Jain's fairness index over the flows' goodput */
+	struct nd_dist latency;		/* probe or completion latency (stress) */
+	struct nd_dist fct;		/* flow completion times (sim) */
+	struct nd_port_result *ports;
+	size_t n_ports;
+	uint64_t drops, retransmits;
+	enum nd_verdict verdict;
+	char reason[256];
+	struct nd_evidence *evidence;
+	size_t n_evidence;
+};
+
+/* Jain's fairness index (sum x)^2 / (n * sum x^2); 1 for a single or empty set. */
+double nd_jain(const double *x, size_t n);
+/* Percentiles of @n samples (sorted in place). */
+void nd_dist_of(double *samples_us, size_t n, struct nd_dist *out);
+void nd_run_report_free(struct nd_run_report *r);
 
 #endif /* NODROP_H */

@@ -156,3 +156,10 @@ int pr_finish(void)
 		ret = -EIO;
 	return ret;
 }
+void pr_float(enum pr_type t, const char *key, const char *fmt, double v)
+{
+	if (json_mode && (t & PR_JSON))
+		attach(key, json_object_new_double(v));
+	else if (!json_mode && (t & PR_TEXT) && fmt)
+		printf(fmt, v);
+}

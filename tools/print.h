@@ -29,6 +29,7 @@ void pr_close_array(void);
 void pr_uint(enum pr_type t, const char *key, const char *fmt, uint64_t v);
 void pr_int(enum pr_type t, const char *key, const char *fmt, int64_t v);
 void pr_string(enum pr_type t, const char *key, const char *fmt, const char *s);
+void pr_float(enum pr_type t, const char *key, const char *fmt, double v);
 void pr_bool(enum pr_type t, const char *key, const char *fmt, bool v);
 /* JSON true/false, text "on"/"off" through @fmt (a %s). */
 void pr_on_off(enum pr_type t, const char *key, const char *fmt, bool v);
