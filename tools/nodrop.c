@@ -14,6 +14,7 @@ static const struct nd_cmd *const cmds[] = {
 	&nd_cmd_apply,
 	&nd_cmd_audit,
 	&nd_cmd_rollback,
+	&nd_cmd_doctor,
 };
 
 static void usage(FILE *f)

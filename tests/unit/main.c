@@ -23,6 +23,7 @@ int main(void)
 	srunner_add_suite(sr, suite_ecn());
 	srunner_add_suite(sr, suite_lint());
 	srunner_add_suite(sr, suite_profile());
+	srunner_add_suite(sr, suite_doctor());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

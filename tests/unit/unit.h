@@ -12,6 +12,7 @@ Suite *suite_plan(void);
 Suite *suite_ecn(void);
 Suite *suite_lint(void);
 Suite *suite_profile(void);
+Suite *suite_doctor(void);
 
 /* Root of the fixture trees (env ND_FIXTURES, default tests/fixtures). */
 const char *unit_fixtures(void);

@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * GPUs, RDMA NICs and the PCIe paths between them, from the sysfs PCI hierarchy. A function's
+ * sysfs path (/sys/bus/pci/devices/BDF links to /sys/devices/pciDDDD:BB/BRIDGE/.../BDF) names its
+ * host bridge and every bridge above it; two functions' paths meet where their traffic turns.
+ *
+ * Classification, in nvidia-smi topo -m's words:
+ * - different host bridges: SYS when they report different NUMA nodes, else NODE;
+ * - meeting at the host bridge itself (different root ports): PHB;
+ * - meeting below it, with another host bridge on a side (a VMD domain): PHB;
+ * - meeting at a bridge with at most one bridge below it on each side: PIX. A PCIe switch is an
+ *   upstream port over downstream ports, so two functions on one switch meet at its upstream port
+ *   with one downstream port on each side: one switch, one "bridge" as NVML counts it;
+ * - deeper (cascaded switches, still below one root port): PXB.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "doctor.h"
+
+#define PCI_CLASS_VGA 0x0300
+#define PCI_CLASS_3D 0x0302
+#define PCI_DEPTH_MAX 24
+#define PCI_CFG_HEADER 64		/* what an unprivileged read of config returns */
+#define PCI_CFG_EXT 0x100		/* PCIe extended capabilities start here */
+#define PCI_CFG_SIZE 4096
+#define PCI_EXT_CAP_ACS 0x000d
+#define ACS_CTRL 6			/* control register, after header (4) and capability (2) */
+
+/* ACS control bits (PCIe base spec 7.7.8.3), as lspci names them. */
+enum {
+	ACS_SV = 1 << 0,	/* source validation */
+	ACS_TB = 1 << 1,	/* translation blocking */
+	ACS_RR = 1 << 2,	/* P2P request redirect: peer requests go up to the root complex */
+	ACS_CR = 1 << 3,	/* P2P completion redirect */
+	ACS_UF = 1 << 4,	/* upstream forwarding */
+	ACS_EC = 1 << 5,	/* P2P egress control: peer traffic blocked or redirected by port */
+	ACS_DT = 1 << 6,	/* direct translated P2P */
+};
+
+static const char *const acs_names[] = {
+	"SrcValid", "TransBlk", "ReqRedir", "CmpltRedir", "UpstreamFwd", "EgressCtrl",
+	"DirectTrans",
+};
+
+/* The kernel's resource flags, as /sys/bus/pci/devices/BDF/resource shows them. */
+#define IORESOURCE_MEM 0x00000200ull
+#define IORESOURCE_PREFETCH 0x00002000ull
+#define IORESOURCE_MEM_64 0x00100000ull
+
+/*
+ * GPUDirect RDMA maps GPU memory through BAR1 for the NIC to reach it, so all GPU memory that is
+ * registered at one time, by every process, must fit in BAR1 (less the driver's own mappings).
+ * Data-center GPUs map all of their memory (tens of GiB); below 1 GiB it is the legacy 256 MiB
+ * aperture (no large or resizable BAR) and a few registered buffers exhaust it.
+ */
+#define BAR1_MIN (1ull << 30)
+
+/* "0000:19:00.0": a domain of 4 or more hex digits, bus, device, function. */
+static bool is_bdf(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+	const char *p = s + n;
+
+	return n >= 4 && strlen(p) == 8 && p[0] == ':' && strspn(p + 1, "0123456789abcdef") == 2 &&
+	       p[3] == ':' && strspn(p + 4, "0123456789abcdef") == 2 && p[6] == '.' &&
+	       p[7] >= '0' && p[7] <= '7';
+}
+
+/* "pci0000:15": a host bridge (a root complex, or a VMD domain below a device). */
+static bool is_host_bridge(const char *s)
+{
+	return !strncmp(s, "pci", 3);
+}
+
+/* The target of a sysfs symlink, its path built by the rooted accessor. */
+static int sys_readlink(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int sys_readlink(char *buf, size_t len, const char *fmt, ...)
+{
+	char rel[PATH_MAX], path[PATH_MAX];
+	va_list ap;
+	ssize_t n;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	if (ret < 0 || (size_t)ret >= sizeof(rel))
+		return -ENAMETOOLONG;
+	ret = nd_sys_path(path, sizeof(path), "%s", rel);
+	if (ret)
+		return ret;
+	n = readlink(path, buf, len - 1);
+	if (n < 0)
+		return -errno;
+	if ((size_t)n >= len - 1)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Split @path at '/' into @comp (pointers into @path, which is modified); returns the count. */
+static size_t split(char *path, char **comp, size_t max)
+{
+	size_t n = 0;
+	char *save = NULL, *tok;
+
+	for (tok = strtok_r(path, "/", &save); tok && n < max; tok = strtok_r(NULL, "/", &save))
+		comp[n++] = tok;
+	return n;
+}
+
+/* "../../../devices/pci0000:15/0000:15:01.0/0000:16:00.0" -> "pci0000:15/.../0000:16:00.0" */
+static int devices_path(const char *target, char *out, size_t len)
+{
+	char copy[PATH_MAX], *comp[64];
+	size_t n, i, off = 0;
+
+	nd_strlcpy(copy, target, sizeof(copy));
+	n = split(copy, comp, ND_ARRAY_SIZE(comp));
+	for (i = 0; i < n && strcmp(comp[i], "devices"); i++)
+		;
+	if (i + 1 >= n)
+		return -EINVAL;
+	out[0] = '\0';
+	for (i++; i < n; i++) {
+		int w = snprintf(out + off, len - off, "%s%s", off ? "/" : "", comp[i]);
+
+		if (w < 0 || (size_t)w >= len - off)
+			return -ENAMETOOLONG;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+/* The deepest PCI function in a symlink target: an RDMA device's own function, even via an SF. */
+static bool deepest_bdf(const char *target, char *bdf, size_t len)
+{
+	char copy[PATH_MAX], *comp[64];
+	size_t n, i;
+
+	nd_strlcpy(copy, target, sizeof(copy));
+	n = split(copy, comp, ND_ARRAY_SIZE(comp));
+	for (i = n; i-- > 0;) {
+		if (is_bdf(comp[i])) {
+			nd_strlcpy(bdf, comp[i], len);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int read_hex(const char *bdf, const char *attr, uint64_t *v)
+{
+	return nd_sys_read_u64(v, "/sys/bus/pci/devices/%s/%s", bdf, attr);
+}
+
+/* Fill @dev from sysfs; -errno when its place in the hierarchy cannot be read. */
+static int pci_fill(struct nd_pci_dev *dev, const char *bdf, const char *name)
+{
+	char target[PATH_MAX], buf[32], *end;
+	uint64_t v;
+	long numa;
+	int ret;
+
+	memset(dev, 0, sizeof(*dev));
+	nd_strlcpy(dev->bdf, bdf, sizeof(dev->bdf));
+	nd_strlcpy(dev->name, name, sizeof(dev->name));
+	if (!read_hex(bdf, "vendor", &v))
+		dev->vendor = (uint16_t)v;
+	if (!read_hex(bdf, "device", &v))
+		dev->device = (uint16_t)v;
+	if (!read_hex(bdf, "class", &v))
+		dev->pci_class = (uint32_t)v;
+	dev->numa_node = -1;
+	if (nd_sys_read(buf, sizeof(buf), "/sys/bus/pci/devices/%s/numa_node", bdf) > 0) {
+		numa = strtol(buf, &end, 10);
+		if (!*end && numa >= 0 && numa < INT_MAX)
+			dev->numa_node = (int)numa;
+	}
+	ret = sys_readlink(target, sizeof(target), "/sys/bus/pci/devices/%s", bdf);
+	if (!ret)
+		ret = devices_path(target, dev->path, sizeof(dev->path));
+	return ret;
+}
+
+static int push(struct nd_pci_dev **v, size_t *n, const char *bdf, const char *name)
+{
+	struct nd_pci_dev *grown = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!grown)
+		return -ENOMEM;
+	*v = grown;
+	/* a function sysfs cannot place keeps an empty path: its paths are unknown, not guessed */
+	if (pci_fill(&grown[*n], bdf, name))
+		grown[*n].path[0] = '\0';
+	(*n)++;
+	return 0;
+}
+
+/* NVIDIA's VGA and 3D controllers, and a 3D controller of any vendor. */
+static bool is_gpu(uint64_t vendor, uint64_t pci_class)
+{
+	unsigned int sub = (unsigned int)(pci_class >> 8);
+
+	return sub == PCI_CLASS_3D || (vendor == ND_VENDOR_NVIDIA && sub == PCI_CLASS_VGA);
+}
+
+static int scan_gpu(const char *bdf, void *data)
+{
+	struct nd_doc *c = data;
+	uint64_t cls, vendor;
+
+	if (!is_bdf(bdf))
+		return 0;
+	c->n_pci++;
+	if (read_hex(bdf, "class", &cls) || read_hex(bdf, "vendor", &vendor) ||
+	    !is_gpu(vendor, cls))
+		return 0;
+	return push(&c->d->gpus, &c->d->n_gpus, bdf, "");
+}
+
+/* An RDMA device's PCI function: from its class link, else from its device link. */
+static int scan_nic(const char *ibdev, void *data)
+{
+	struct nd_doc *c = data;
+	char target[PATH_MAX], bdf[ND_BDF_MAX];
+	bool found;
+
+	found = !sys_readlink(target, sizeof(target), "/sys/class/infiniband/%s", ibdev) &&
+		deepest_bdf(target, bdf, sizeof(bdf));
+	if (!found)
+		found = !sys_readlink(target, sizeof(target), "/sys/class/infiniband/%s/device",
+				      ibdev) && deepest_bdf(target, bdf, sizeof(bdf));
+	if (!found || !nd_sys_exists("/sys/bus/pci/devices/%s", bdf)) {
+		nd_doc_cat(c->unplaced, sizeof(c->unplaced), "%s%s", c->unplaced[0] ? ", " : "",
+			   ibdev);
+		return 0;
+	}
+	return push(&c->d->nics, &c->d->n_nics, bdf, ibdev);
+}
+
+int nd_pci_classify(const struct nd_pci_dev *a, const struct nd_pci_dev *b,
+		    struct nd_pci_meet *m)
+{
+	char pa[sizeof(a->path)], pb[sizeof(b->path)], *ca[PCI_DEPTH_MAX], *cb[PCI_DEPTH_MAX];
+	size_t na, nb, k, i;
+
+	memset(m, 0, sizeof(*m));
+	nd_strlcpy(pa, a->path, sizeof(pa));
+	nd_strlcpy(pb, b->path, sizeof(pb));
+	na = split(pa, ca, PCI_DEPTH_MAX);
+	nb = split(pb, cb, PCI_DEPTH_MAX);
+	if (na < 2 || nb < 2 || !is_host_bridge(ca[0]) || !is_host_bridge(cb[0]))
+		return -EINVAL;
+	nd_strlcpy(m->bridge_a, ca[0], sizeof(m->bridge_a));
+	nd_strlcpy(m->bridge_b, cb[0], sizeof(m->bridge_b));
+	if (strcmp(ca[0], cb[0])) {
+		/* SYS only when the firmware says so: an unknown node (-1) is not a verdict */
+		m->path = a->numa_node >= 0 && b->numa_node >= 0 && a->numa_node != b->numa_node ?
+			  ND_PATH_SYS : ND_PATH_NODE;
+		return 0;
+	}
+	/* k: components in common, short of either function itself */
+	for (k = 1; k < na - 1 && k < nb - 1 && !strcmp(ca[k], cb[k]); k++)
+		;
+	nd_strlcpy(m->at, ca[k - 1], sizeof(m->at));
+	if (k < na - 1)
+		nd_strlcpy(m->port_a, ca[k], sizeof(m->port_a));
+	if (k < nb - 1)
+		nd_strlcpy(m->port_b, cb[k], sizeof(m->port_b));
+	m->path = is_host_bridge(m->at) ? ND_PATH_PHB :
+		  na - 1 - k <= 1 && nb - 1 - k <= 1 ? ND_PATH_PIX : ND_PATH_PXB;
+	for (i = k; i < na - 1; i++)
+		if (is_host_bridge(ca[i]))
+			m->path = ND_PATH_PHB;
+	for (i = k; i < nb - 1; i++)
+		if (is_host_bridge(cb[i]))
+			m->path = ND_PATH_PHB;
+	return 0;
+}
+
+int nd_doc_scan_pci(struct nd_doc *c)
+{
+	struct nd_doctor *d = c->d;
+	size_t g, n;
+	int ret;
+
+	ret = nd_sys_dir(scan_gpu, c, "/sys/bus/pci/devices");
+	if (ret == -ENOMEM)
+		return ret;
+	c->pci_status = ret;
+	ret = nd_sys_dir(scan_nic, c, "/sys/class/infiniband");
+	if (ret == -ENOMEM)
+		return ret;
+	c->ib_status = ret;
+	c->best = calloc(d->n_gpus + 1, sizeof(*c->best));
+	if (d->n_gpus && d->n_nics)
+		d->paths = calloc(d->n_gpus * d->n_nics, sizeof(*d->paths));
+	if (!c->best || (d->n_gpus && d->n_nics && !d->paths))
+		return -ENOMEM;
+	for (g = 0; g < d->n_gpus; g++) {
+		c->best[g] = d->n_nics;
+		for (n = 0; n < d->n_nics; n++) {
+			struct nd_pci_meet m;
+			enum nd_pci_path *p = &d->paths[g * d->n_nics + n];
+
+			*p = nd_pci_classify(&d->gpus[g], &d->nics[n], &m) ? ND_PATH_UNKNOWN :
+									     m.path;
+			if (*p != ND_PATH_UNKNOWN &&
+			    (c->best[g] == d->n_nics || *p < nd_doctor_path(d, g, c->best[g])))
+				c->best[g] = n;
+		}
+	}
+	return 0;
+}
+
+/* ---- gpu-nic-affinity ---- */
+
+/* One skip row when there is nothing to pair; true when that is the case. */
+static bool no_pairs(struct nd_doc *c, const char *id)
+{
+	const struct nd_doctor *d = c->d;
+	struct nd_check *k;
+
+	if (d->n_gpus && d->n_nics)
+		return false;
+	k = nd_doc_add(c, id, ND_CHECK_SKIP, "host");
+	if (!k)
+		return true;
+	if (c->pci_status)
+		EVIDENCE(k, "cannot read /sys/bus/pci/devices: %s", strerror(-c->pci_status));
+	else if (!d->n_gpus)
+		EVIDENCE(k, "no GPU among %zu PCI functions (NVIDIA VGA or 3D controllers, class "
+			 "0x0300 or 0x0302, and 3D controllers of other vendors)", c->n_pci);
+	else
+		EVIDENCE(k, "%zu GPU%s", d->n_gpus, d->n_gpus == 1 ? "" : "s");
+	if (d->n_nics)
+		EVIDENCE(k, "; %zu RDMA NIC%s", d->n_nics, d->n_nics == 1 ? "" : "s");
+	else if (c->ib_status)
+		EVIDENCE(k, "; no RDMA device: /sys/class/infiniband: %s (no RDMA NIC, or its "
+			 "driver is not loaded)", strerror(-c->ib_status));
+	else
+		EVIDENCE(k, "; no RDMA device on a PCI function");
+	if (c->unplaced[0])
+		EVIDENCE(k, "; not on PCI (software RDMA): %s", c->unplaced);
+	return true;
+}
+
+static void say_path(struct nd_check *k, const struct nd_pci_dev *gpu,
+		     const struct nd_pci_dev *nic, const struct nd_pci_meet *m)
+{
+	switch (m->path) {
+	case ND_PATH_PIX:
+		EVIDENCE(k, ": one PCIe switch, the paths meet at %s", m->at);
+		break;
+	case ND_PATH_PXB:
+		EVIDENCE(k, ": cascaded PCIe switches below %s, no host bridge crossed", m->at);
+		break;
+	case ND_PATH_PHB:
+		EVIDENCE(k, ": the paths meet at host bridge %s (the root complex)",
+			 is_host_bridge(m->at) ? m->at : m->bridge_a);
+		break;
+	case ND_PATH_NODE:
+		EVIDENCE(k, ": GPU under host bridge %s, NIC under %s, both on NUMA node %d",
+			 m->bridge_a, m->bridge_b, gpu->numa_node);
+		break;
+	default:
+		EVIDENCE(k, ": GPU on NUMA node %d (host bridge %s), NIC on NUMA node %d (%s): "
+			 "peer traffic crosses the socket interconnect", gpu->numa_node,
+			 m->bridge_a, nic->numa_node, m->bridge_b);
+		break;
+	}
+}
+
+void nd_doc_check_affinity(struct nd_doc *c, const char *id)
+{
+	const struct nd_doctor *d = c->d;
+	size_t g, n;
+
+	if (no_pairs(c, id))
+		return;
+	for (g = 0; g < d->n_gpus; g++) {
+		const struct nd_pci_dev *gpu = &d->gpus[g], *nic;
+		enum nd_pci_path best;
+		struct nd_pci_meet m;
+		struct nd_check *k;
+		size_t also = 0;
+
+		if (c->best[g] == d->n_nics) {
+			k = nd_doc_add(c, id, ND_CHECK_SKIP, "GPU %s", gpu->bdf);
+			if (k)
+				EVIDENCE(k, "sysfs does not place it in the PCI hierarchy "
+					 "(/sys/bus/pci/devices/%s is not a link into "
+					 "/sys/devices/pci*)", gpu->bdf);
+			continue;
+		}
+		nic = &d->nics[c->best[g]];
+		best = nd_doctor_path(d, g, c->best[g]);
+		nd_pci_classify(gpu, nic, &m);
+		k = nd_doc_add(c, id, best <= ND_PATH_PXB ? ND_CHECK_PASS :
+				      best == ND_PATH_SYS ? ND_CHECK_FAIL : ND_CHECK_WARN,
+			       "GPU %s", gpu->bdf);
+		if (!k)
+			return;
+		EVIDENCE(k, "nearest RDMA NIC %s (%s) is %s", nic->name, nic->bdf,
+			 nd_pci_path_name(best));
+		say_path(k, gpu, nic, &m);
+		for (n = 0; n < d->n_nics; n++) {
+			if (n == c->best[g] || nd_doctor_path(d, g, n) != best)
+				continue;
+			EVIDENCE(k, "%s%s", also++ ? ", " : "; also ", d->nics[n].name);
+		}
+		if (best <= ND_PATH_PXB)
+			continue;
+		EVIDENCE(k, "; NCCL uses GPUDirect RDMA only up to PXB unless NCCL_NET_GDR_LEVEL "
+			 "says otherwise, and stages through host memory beyond it");
+		if (best == ND_PATH_SYS)
+			FIX(k, "put an RDMA NIC on NUMA node %d, best on the GPU's PCIe switch; "
+			    "until then every GPUDirect transfer of this GPU crosses sockets",
+			    gpu->numa_node);
+		else
+			FIX(k, "put an RDMA NIC on the GPU's PCIe switch (same slot group, see the "
+			    "server's PCIe block diagram) for GPUDirect RDMA at full rate");
+	}
+}
+
+/* ---- acs ---- */
+
+int nd_pci_acs_ctrl(const char *bdf, uint16_t *ctrl)
+{
+	uint8_t cfg[PCI_CFG_SIZE];
+	char path[PATH_MAX];
+	size_t len = 0, off, hops;
+	ssize_t n;
+	int fd, ret;
+
+	ret = nd_sys_path(path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
+	if (ret)
+		return ret;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* the kernel ends an unprivileged read after the header: a short read, not an error */
+	while (len < sizeof(cfg)) {
+		n = pread(fd, cfg + len, sizeof(cfg) - len, (off_t)len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	if (ret)
+		return ret;
+	if (len <= PCI_CFG_HEADER)
+		return -EACCES;
+	/* conventional config space (256 bytes) has no extended capabilities */
+	for (off = PCI_CFG_EXT, hops = 0; off + 8 <= len && hops < PCI_CFG_SIZE / 4; hops++) {
+		uint32_t hdr = (uint32_t)cfg[off] | (uint32_t)cfg[off + 1] << 8 |
+			       (uint32_t)cfg[off + 2] << 16 | (uint32_t)cfg[off + 3] << 24;
+
+		if (hdr == 0 || hdr == 0xffffffff)
+			break;
+		if ((hdr & 0xffff) == PCI_EXT_CAP_ACS) {
+			*ctrl = (uint16_t)(cfg[off + ACS_CTRL] | cfg[off + ACS_CTRL + 1] << 8);
+			return 1;
+		}
+		off = (hdr >> 20) & 0xffc;
+		if (off < PCI_CFG_EXT)
+			break;
+	}
+	return 0;
+}
+
+static void acs_bits(struct nd_check *k, uint16_t ctrl)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ND_ARRAY_SIZE(acs_names); i++)
+		if (ctrl & (1u << i))
+			EVIDENCE(k, "%s%s", n++ ? " " : " (", acs_names[i]);
+	EVIDENCE(k, "%s", n ? ")" : " (off)");
+}
+
+/* The ACS verdict on one GPU <-> NIC pair that meets below the host bridge. */
+static void acs_pair(struct nd_doc *c, const char *id, const struct nd_pci_dev *gpu,
+		     const struct nd_pci_dev *nic)
+{
+	enum nd_check_status status = ND_CHECK_PASS;
+	const char *ports[2];
+	uint16_t ctrl[2] = { 0, 0 };
+	int have[2] = { 0, 0 };
+	struct nd_pci_meet m;
+	struct nd_check *k;
+	size_t i;
+
+	nd_pci_classify(gpu, nic, &m);
+	ports[0] = m.port_a;
+	ports[1] = m.port_b;
+	for (i = 0; i < 2; i++) {
+		if (!ports[i][0])
+			continue;
+		have[i] = nd_pci_acs_ctrl(ports[i], &ctrl[i]);
+		if (have[i] < 0) {
+			k = nd_doc_add(c, id, ND_CHECK_SKIP, "GPU %s <-> %s", gpu->bdf, nic->name);
+			if (!k)
+				return;
+			if (have[i] == -EACCES) {
+				EVIDENCE(k, "needs root to read PCIe extended config space: an "
+					 "unprivileged read of /sys/bus/pci/devices/%s/config ends "
+					 "after its 64-byte header", ports[i]);
+				FIX(k, "run nodrop doctor as root to see ACS on the switch ports");
+			} else {
+				EVIDENCE(k, "cannot read /sys/bus/pci/devices/%s/config: %s",
+					 ports[i], strerror(-have[i]));
+			}
+			return;
+		}
+		if (have[i] && (ctrl[i] & ACS_RR))
+			status = ND_CHECK_FAIL;
+		else if (have[i] && (ctrl[i] & (ACS_CR | ACS_EC)) && status == ND_CHECK_PASS)
+			status = ND_CHECK_WARN;
+	}
+	k = nd_doc_add(c, id, status, "GPU %s <-> %s", gpu->bdf, nic->name);
+	if (!k)
+		return;
+	if (!m.port_a[0] && !m.port_b[0]) {
+		EVIDENCE(k, "no switch port between them (they meet at %s)", m.at);
+		return;
+	}
+	EVIDENCE(k, "%s: peer traffic turns at %s", nd_pci_path_name(m.path), m.at);
+	for (i = 0; i < 2; i++) {
+		if (!ports[i][0])
+			continue;
+		EVIDENCE(k, "; %s port %s: ", i ? "NIC-side" : "GPU-side", ports[i]);
+		if (!have[i]) {
+			EVIDENCE(k, "no ACS capability");
+			continue;
+		}
+		EVIDENCE(k, "ACS control 0x%04x", ctrl[i]);
+		acs_bits(k, ctrl[i]);
+	}
+	if (status == ND_CHECK_PASS)
+		return;
+	if (status == ND_CHECK_FAIL)
+		EVIDENCE(k, ": peer requests are redirected up to the root complex, where "
+			 "GPUDirect RDMA runs slowly or, with an IOMMU translating, not at all");
+	else
+		EVIDENCE(k, ": peer completions or egress are redirected to the root complex");
+	FIX(k, "turn ACS redirect off on the switch ports between GPUs and NICs: the BIOS's PCIe "
+	    "ACS setting, or at each boot");
+	for (i = 0; i < 2; i++)
+		if (have[i] > 0 && (ctrl[i] & (ACS_RR | ACS_CR | ACS_EC)))
+			FIX(k, " setpci -s %s ECAP_ACS+0x6.w=0000;", ports[i]);
+	FIX(k, " Linux turns ACS on at boot when an IOMMU driver is active: keep it only where VMs "
+	    "need isolation");
+}
+
+void nd_doc_check_acs(struct nd_doc *c, const char *id)
+{
+	const struct nd_doctor *d = c->d;
+	size_t g, n;
+
+	if (no_pairs(c, id))
+		return;
+	for (g = 0; g < d->n_gpus; g++) {
+		enum nd_pci_path best;
+		struct nd_check *k;
+
+		if (c->best[g] == d->n_nics)
+			continue;
+		best = nd_doctor_path(d, g, c->best[g]);
+		if (best > ND_PATH_PXB) {
+			k = nd_doc_add(c, id, ND_CHECK_SKIP, "GPU %s", d->gpus[g].bdf);
+			if (!k)
+				return;
+			EVIDENCE(k, "its nearest NIC %s is %s: peer traffic crosses the root "
+				 "complex anyway, so switch ACS does not change its path",
+				 d->nics[c->best[g]].name, nd_pci_path_name(best));
+			continue;
+		}
+		for (n = 0; n < d->n_nics && !c->err; n++)
+			if (nd_doctor_path(d, g, n) == best)
+				acs_pair(c, id, &d->gpus[g], &d->nics[n]);
+	}
+}
+
+/* ---- bar1 ---- */
+
+struct resource {
+	unsigned long long start, end, flags;
+};
+
+/*
+ * The resource file has a line per BAR register: BAR0 on line 0. A 64-bit BAR takes two
+ * registers, so the line after it is empty. NVIDIA's BAR0 (registers) is 32-bit, so BAR1, the
+ * 64-bit framebuffer aperture, is line 1; if BAR0 ever is 64-bit, the aperture is on line 2.
+ */
+static int read_bar1(const char *bdf, struct resource *bar, unsigned int *line)
+{
+	struct resource r[3] = { { 0 } };
+	char buf[1024], *p = buf, *nl;
+	unsigned int i;
+	int ret;
+
+	ret = nd_sys_read(buf, sizeof(buf), "/sys/bus/pci/devices/%s/resource", bdf);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < 3 && p && *p; i++, p = nl ? nl + 1 : NULL) {
+		nl = strchr(p, '\n');
+		if (sscanf(p, "%llx %llx %llx", &r[i].start, &r[i].end, &r[i].flags) != 3)
+			return -EINVAL;
+	}
+	*line = (r[0].flags & IORESOURCE_MEM_64) ? 2 : 1;
+	*bar = r[*line];
+	return 0;
+}
+
+static void bar1_one(struct nd_doc *c, const char *id, const struct nd_pci_dev *gpu)
+{
+	struct resource bar;
+	unsigned int line;
+	struct nd_check *k;
+	uint64_t size;
+	int ret;
+
+	if (gpu->vendor != ND_VENDOR_NVIDIA) {
+		k = nd_doc_add(c, id, ND_CHECK_SKIP, "GPU %s", gpu->bdf);
+		if (!k)
+			return;
+		EVIDENCE(k, "vendor 0x%04x: BAR1 is the peer-memory aperture of NVIDIA GPUs; this "
+			 "GPU's vendor maps its memory its own way", gpu->vendor);
+		return;
+	}
+	ret = read_bar1(gpu->bdf, &bar, &line);
+	if (ret) {
+		k = nd_doc_add(c, id, ND_CHECK_SKIP, "GPU %s", gpu->bdf);
+		if (k)
+			EVIDENCE(k, "cannot read /sys/bus/pci/devices/%s/resource: %s", gpu->bdf,
+				 strerror(-ret));
+		return;
+	}
+	size = bar.end > bar.start ? bar.end - bar.start + 1 : 0;
+	if (!size || !(bar.flags & IORESOURCE_MEM)) {
+		k = nd_doc_add(c, id, ND_CHECK_FAIL, "GPU %s", gpu->bdf);
+		if (!k)
+			return;
+		EVIDENCE(k, "BAR1 is not assigned (resource line %u: 0x%llx-0x%llx flags 0x%llx): "
+			 "the firmware found no address space for it", line, bar.start, bar.end,
+			 bar.flags);
+		FIX(k, "enable Above 4G Decoding (and Resizable BAR) in the BIOS");
+		return;
+	}
+	k = nd_doc_add(c, id, size < BAR1_MIN ? ND_CHECK_WARN : ND_CHECK_PASS, "GPU %s",
+		       gpu->bdf);
+	if (!k)
+		return;
+	EVIDENCE(k, "BAR1 (resource line %u, %s%s) 0x%llx-0x%llx: ", line,
+		 bar.flags & IORESOURCE_MEM_64 ? "64-bit" : "32-bit",
+		 bar.flags & IORESOURCE_PREFETCH ? " prefetchable" : "", bar.start, bar.end);
+	nd_doc_size(k->evidence, sizeof(k->evidence), size);
+	if (size >= BAR1_MIN)
+		return;
+	EVIDENCE(k, " < 1 GiB: all GPU memory registered for RDMA at one time, by every process, "
+		 "must fit in BAR1 less the driver's own mappings, so registrations soon fail");
+	FIX(k, "enable Above 4G Decoding and Resizable BAR in the BIOS (data-center GPUs map all "
+	    "of their memory in BAR1); nvidia-smi -q -d MEMORY shows BAR1 in use");
+}
+
+void nd_doc_check_bar1(struct nd_doc *c, const char *id)
+{
+	struct nd_check *k;
+	size_t g;
+
+	if (!c->d->n_gpus) {
+		k = nd_doc_add(c, id, ND_CHECK_SKIP, "host");
+		if (k)
+			EVIDENCE(k, "no GPU");
+		return;
+	}
+	for (g = 0; g < c->d->n_gpus; g++)
+		bar1_one(c, id, &c->d->gpus[g]);
+}
