@@ -17,7 +17,7 @@ B		:= build
 CC		?= cc
 PKGS		:= libmnl libnl-3.0 libnl-route-3.0 json-c yaml-0.1
 PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -libverbs
+PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -libverbs -lm
 
 WARN		:= -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wshadow \
 		   -Wformat=2 -Wno-format-nonliteral

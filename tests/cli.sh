@@ -34,6 +34,8 @@ expect 0 "show -j lo" "$NODROP" show -j lo
 	bad "lo MTU: $out"
 [ "$(echo "$out" | jq -r '.[0].dcb.error')" = "not supported by driver" ] &&
 	ok "lo: DCB not supported" || bad "lo dcb: $out"
+expect 0 "options may follow the device" "$NODROP" show lo -j
+echo "$out" | jq -e '.[0].ifname == "lo"' >/dev/null && ok "show lo -j is JSON" || bad "show lo -j: $out"
 expect 0 "show -p lo" "$NODROP" show -p lo
 echo "$out" | grep -q '^  {' && ok "pretty JSON is indented" || bad "pretty: $out"
 expect 2 "unknown device" "$NODROP" show nosuchdev0

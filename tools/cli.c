@@ -42,7 +42,7 @@ static int build(const struct nd_cmd *cmd, struct option *lo, char *so)
 	const struct nd_opt *tables[] = { cmd->opts, common_opts };
 	size_t t, n = 0, s = 0;
 
-	so[s++] = '+';	/* stop at the first operand: DEV names may start like options never */
+	/* GNU getopt permutes: options may follow the operands ("triage eth2 -j"); "--" ends them */
 	for (t = 0; t < 2; t++) {
 		const struct nd_opt *o;
 

@@ -50,8 +50,8 @@ same() { # DESC BEFORE AFTER
 	fi
 }
 
-jqt() { # DESC JSON EXPR
-	if jq -e "$3" >/dev/null 2>&1 <<<"$2"; then
+jqt() { # DESC JSON EXPR (jq -e passes on empty input: empty is a failure here)
+	if [ -n "$2" ] && jq -e "$3" >/dev/null 2>&1 <<<"$2"; then
 		nd_vm_pass "$1"
 	else
 		nd_vm_fail "$1: $3 on $2"

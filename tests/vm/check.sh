@@ -20,7 +20,7 @@ agree() {
 	local desc=$1 dev=$2 obj=$3 theirs mine
 	theirs=$($DCB -j "$obj" show dev "$dev" 2>&1)
 	mine=$(ours "$dev" "$obj")
-	if jq -en --argjson a "$theirs" --argjson b "$mine" \
+	if [ -n "$theirs" ] && [ -n "$mine" ] && jq -en --argjson a "$theirs" --argjson b "$mine" \
 		'$a | to_entries | length > 0 and all(.value == $b[.key])' >/dev/null 2>&1; then
 		nd_vm_pass "$desc"
 	else
@@ -32,7 +32,8 @@ agree() {
 is() {
 	local desc=$1 expr=$2 out
 	out=$("$ND" show -j 2>&1)
-	if jq -e "$expr" >/dev/null 2>&1 <<<"$out"; then
+	# jq -e passes on empty input: no output is a failure here
+	if [ -n "$out" ] && jq -e "$expr" >/dev/null 2>&1 <<<"$out"; then
 		nd_vm_pass "$desc"
 	else
 		nd_vm_fail "$desc: $expr on: $out"
