@@ -23,6 +23,8 @@ WARN		:= -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wshadow
 		   -Wformat=2 -Wno-format-nonliteral
 CFLAGS		?= -O2 -g
 ND_CFLAGS	= -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Ilib $(PKG_CFLAGS) $(CFLAGS)
+# where lib/counters_map.c finds the installed driver counter maps (DATADIR/counters)
+ND_CFLAGS	+= -DND_DATADIR='"$(DATADIR)"'
 SAN		:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 ifeq ($(V),1)
@@ -131,15 +133,24 @@ install: all
 	install -m 0644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(DATADIR)/profiles/
+	install -d $(DESTDIR)$(DATADIR)/profiles/scenarios/cdf
+	install -m 0644 profiles/scenarios/*.yaml $(DESTDIR)$(DATADIR)/profiles/scenarios/
+	install -m 0644 profiles/scenarios/cdf/*.cdf $(DESTDIR)$(DATADIR)/profiles/scenarios/cdf/
+	install -d $(DESTDIR)$(DATADIR)/counters
+	install -m 0644 data/counters/*.map $(DESTDIR)$(DATADIR)/counters/
 	sed 's|/usr/local/sbin/|$(BINDIR)/|' contrib/systemd/nodrop-apply@.service > \
 		$(DESTDIR)$(UNITDIR)/nodrop-apply@.service
+	sed 's|/usr/local/sbin/|$(BINDIR)/|' contrib/prometheus/nodrop-counters.service > \
+		$(DESTDIR)$(UNITDIR)/nodrop-counters.service
+	install -m 0644 contrib/prometheus/nodrop-counters.timer $(DESTDIR)$(UNITDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/nodrop $(DESTDIR)$(LIBDIR)/libnodrop.* \
 		$(DESTDIR)$(INCLUDEDIR)/nodrop.h $(DESTDIR)$(PKGCONFIGDIR)/nodrop.pc \
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard man/*.8))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard man/*.5))) \
-		$(DESTDIR)$(UNITDIR)/nodrop-apply@.service
+		$(DESTDIR)$(UNITDIR)/nodrop-apply@.service \
+		$(DESTDIR)$(UNITDIR)/nodrop-counters.service $(DESTDIR)$(UNITDIR)/nodrop-counters.timer
 	rm -rf $(DESTDIR)$(DATADIR)
 
 # ---- tests ----
@@ -161,7 +172,8 @@ valgrind: deps-check $(B)/nodrop
 	$(Q)ND_VALGRIND=1 tests/cli.sh $(B)/nodrop
 
 # Each scenario boots its own guest (a few seconds each under TCG); the first fails the target.
-VM_SCENARIOS	:= tests/vm/smoke.sh tests/vm/nicsim/selftest.sh tests/vm/check.sh tests/vm/apply.sh
+VM_SCENARIOS	:= tests/vm/smoke.sh tests/vm/nicsim/selftest.sh tests/vm/check.sh tests/vm/apply.sh \
+		   tests/vm/counters.sh tests/vm/triage.sh
 
 nicsim: deps-vm
 	$(Q)tests/vm/fetch-kernel.sh >/dev/null
@@ -177,16 +189,27 @@ vm: deps-check deps-vm nicsim $(B)/nodrop
 	$(Q)tests/vm/vm.sh -n 2 -o $(B)/vm/out/smoke2 tests/vm/smoke2.sh >$(B)/vm/smoke2.log 2>&1 || \
 		{ tail -40 $(B)/vm/smoke2.log; echo "VM scenario smoke2 (two guests) failed"; exit 1; }
 	@echo "  VM     tests/vm/smoke2.sh (two guests): passed"
+	$(Q)tests/vm/vm.sh -n 2 -o $(B)/vm/out/triage2 tests/vm/triage2.sh >$(B)/vm/triage2.log 2>&1 || \
+		{ tail -40 $(B)/vm/triage2.log; echo "VM scenario triage2 (two guests) failed"; exit 1; }
+	@echo "  VM     tests/vm/triage2.sh (two guests): passed"
 
 check: all unit valgrind vm fuzz-smoke
 	@echo "make check: all tiers passed"
 
 # Benchmarks print ratios against the reference tools measured in the same run; they assert no
 # timing (see README).
-bench: deps-check deps-vm nicsim $(B)/nodrop
+$(B)/sim_bench: tests/bench/sim_bench.c $(B)/libnodrop.a
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(ND_CFLAGS) -o $@ $< $(B)/libnodrop.a $(PKG_LIBS)
+
+bench: deps-check deps-vm nicsim $(B)/nodrop $(B)/sim_bench
+	$(Q)$(B)/sim_bench profiles/scenarios/incast-64.yaml 5
 	$(Q)tests/vm/vm.sh -t 900 -o $(B)/vm/out/bench-apply tests/bench/apply.sh \
 		>$(B)/vm/bench-apply.log 2>&1 || { tail -30 $(B)/vm/bench-apply.log; exit 1; }
 	$(Q)grep -E '^(round|apply)' $(B)/vm/bench-apply.log
+	$(Q)tests/vm/vm.sh -t 900 -o $(B)/vm/out/bench-sample tests/bench/sample.sh \
+		>$(B)/vm/bench-sample.log 2>&1 || { tail -30 $(B)/vm/bench-sample.log; exit 1; }
+	$(Q)grep -E '^(round|sample)' $(B)/vm/bench-sample.log
 
 demo: deps-check deps-vm nicsim $(B)/nodrop
 	$(Q)tests/vm/vm.sh -o $(B)/vm/out/demo tests/vm/demo.sh
@@ -242,3 +265,32 @@ fuzz: deps-fuzz $(B)/fuzz/fuzz_profile
 
 fuzz-smoke: deps-fuzz $(B)/fuzz/fuzz_profile
 	$(call fuzz_profile,$(FUZZ_SMOKE_TIME))
+
+# The scenario parser (nodrop-scenario(5)): the shipped scenarios seed it.
+$(B)/fuzz/fuzz_scenario: $(B)/fuzz/tests/fuzz/fuzz_scenario.o $(FUZZ_LIB_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS)
+
+define fuzz_scenario
+	$(call msg,FUZZ,'scenario $(1)s')
+	@mkdir -p $(B)/fuzz/corpus/scenario $(B)/fuzz/artifacts
+	$(Q)$(B)/fuzz/fuzz_scenario -max_total_time=$(1) -dict=tests/fuzz/scenario.dict \
+		-max_len=8192 -timeout=10 -print_final_stats=1 \
+		-artifact_prefix=$(B)/fuzz/artifacts/ \
+		$(B)/fuzz/corpus/scenario profiles/scenarios 2>$(B)/fuzz/scenario.log || \
+		{ tail -60 $(B)/fuzz/scenario.log; echo "fuzz: scenario parser failed; input in" \
+			"$(B)/fuzz/artifacts/, log $(B)/fuzz/scenario.log"; exit 1; }
+	@grep -a -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' \
+		$(B)/fuzz/scenario.log | sed 's/^/  /'
+endef
+
+.PHONY: fuzz-scenario fuzz-scenario-smoke
+
+fuzz-scenario: deps-fuzz $(B)/fuzz/fuzz_scenario
+	$(call fuzz_scenario,$(FUZZ_TIME))
+
+fuzz-scenario-smoke: deps-fuzz $(B)/fuzz/fuzz_scenario
+	$(call fuzz_scenario,$(FUZZ_SMOKE_TIME))
+
+fuzz: fuzz-scenario
+fuzz-smoke: fuzz-scenario-smoke

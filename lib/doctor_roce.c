@@ -200,7 +200,7 @@ static void verbs_mtu(const struct roce_port *p, unsigned int *active, unsigned 
 	size_t n = 0, i;
 
 	*active = *max = 0;
-	if (nd_rdma_ports_of(p->netdev, ports, ND_ARRAY_SIZE(ports), &n, &e))
+	if (nd_rdma_ports_of(p->netdev, ports, ND_ARRAY_SIZE(ports), &n, 0, &e))
 		return;
 	for (i = 0; i < n; i++) {
 		if (!strcmp(ports[i].ibdev, p->ibdev) && ports[i].port == p->port) {

@@ -30,8 +30,11 @@ int nd_link_set_mtu(struct nd_ctx *ctx, const char *name, unsigned int mtu, stru
 int nd_link_each(struct nd_ctx *ctx, int (*fn)(const char *name, void *data), void *data);
 
 /* rdma.c: which RDMA device ports sit on a netdev */
+/* nd_rdma_ports_of() flags */
+#define ND_RDMA_NO_VERBS 0x1	/* skip the verbs MTU query: it loads every provider library */
+
 int nd_rdma_ports_of(const char *ifname, struct nd_rdma_port *ports, size_t max, size_t *count,
-		     struct nd_err *e);
+		     unsigned int flags, struct nd_err *e);
 
 /* roce.c: rdma_cm defaults from configfs */
 int nd_roce_read(const char *ibdev, unsigned int port, struct nd_roce *roce, struct nd_err *e);

@@ -415,6 +415,9 @@ enum nd_ctr_source {
 
 #define ND_CTR_NAME_MAX 64
 
+/* "ethtool", "pause", "rdma", "pma" */
+const char *nd_ctr_source_name(enum nd_ctr_source source);
+
 struct nd_counter {
 	char name[ND_CTR_NAME_MAX];	/* canonical name, or the raw name when no map knows it */
 	int prio;			/* 0..7 for per-priority counters, -1 otherwise */
@@ -489,6 +492,9 @@ struct nd_delta {
 	double rate;			/* delta per second of the samples' time apart */
 	enum nd_delta_status status;
 };
+
+/* "ok", "wrapped", "saturated", "reset", "new", "gone" */
+const char *nd_delta_status_name(enum nd_delta_status status);
 
 /* Deltas from @a to @b (same port, @b later): one per counter in either sample. */
 int nd_sample_diff(const struct nd_sample *a, const struct nd_sample *b, struct nd_delta **out,
@@ -639,6 +645,239 @@ int nd_doctor_run(struct nd_doctor *d, struct nd_err *e);
 void nd_doctor_free(struct nd_doctor *d);
 /* The PCIe path between a GPU and a NIC of @d. */
 enum nd_pci_path nd_doctor_path(const struct nd_doctor *d, size_t gpu, size_t nic);
+
+/* ---- headroom and sim: PFC headroom models, a RoCE/InfiniBand fabric simulator ---- */
+
+/*
+ * PFC headroom (nodrop-headroom(8)): the bytes a lossless priority must still absorb after it
+ * sends PAUSE, from the cable length, the speed and the MTUs. Three models, as
+ * reference/fabric-models.md gives them; an audit says which one it used.
+ */
+enum nd_hdrm_model {
+	ND_HDRM_BASIC,		/* physics: cable round trip, a frame each way, peer response, PHY */
+	ND_HDRM_IEEE,		/* IEEE 802.1Qbb delay components, in bit times */
+	ND_HDRM_SPECTRUM,	/* SONiC's cell-based xoff/xon/size for NVIDIA Spectrum switches */
+	ND_HDRM_MODEL_COUNT
+};
+
+enum nd_spc {
+	ND_SPC1, ND_SPC2, ND_SPC3, ND_SPC4, ND_SPC5,
+	ND_SPC_COUNT
+};
+
+const char *nd_hdrm_model_name(enum nd_hdrm_model model);	/* "basic", "ieee", "spectrum" */
+const char *nd_spc_name(enum nd_spc asic);			/* "spc1" ... "spc5" */
+
+struct nd_hdrm_params {
+	uint64_t speed_mbps;
+	double cable_m;
+	unsigned int mtu;		/* this port's MTU, bytes (spectrum: the port MTU) */
+	unsigned int peer_mtu;		/* the link partner's; 0: the same as mtu */
+	unsigned int mac_phy;		/* basic: PHY/MAC/pipeline bytes (0) */
+	unsigned int gearbox_ns;	/* delay of one gearbox on the link, 0 when none */
+	enum nd_spc asic;		/* spectrum: cell size and tile term (SPC3) */
+	unsigned int lossless_mtu;	/* spectrum: SONiC's lossless traffic pattern MTU (1024) */
+	unsigned int small_pkt_pct;	/* spectrum: small-packet percentage (50) */
+};
+
+#define ND_HDRM_TERMS_MAX 12
+
+/* One term of a model's sum; the terms of a model add up to its xoff. */
+struct nd_hdrm_term {
+	const char *key;		/* JSON key, e.g. "cable_round_trip" */
+	const char *label;		/* text label, e.g. "cable-round-trip" */
+	char how[96];			/* the arithmetic, e.g. "2 x 40 m x 5 ns/m at 100 Gb/s" */
+	double bytes;
+};
+
+struct nd_headroom {
+	enum nd_hdrm_model model;
+	struct nd_hdrm_term terms[ND_HDRM_TERMS_MAX];
+	size_t n_terms;
+	uint64_t xoff;			/* bytes arriving after PAUSE is decided */
+	uint64_t xon;			/* spectrum: pipeline latency; 0 for the others */
+	uint64_t size;			/* headroom to reserve per lossless priority */
+	double occupancy;		/* spectrum: cell occupancy factor; 1 for the others */
+};
+
+/* Defaults: MTU 9216 both sides, SPC3, lossless MTU 1024, small packets 50 %, nothing else. */
+void nd_hdrm_params_init(struct nd_hdrm_params *p);
+/*
+ * The headroom @model requires for @p, every term filled in. -EINVAL when the speed is not one
+ * the model has values for (the message lists those it has), or an input is out of range.
+ */
+int nd_headroom_calc(const struct nd_hdrm_params *p, enum nd_hdrm_model model,
+		     struct nd_headroom *out, struct nd_err *e);
+/* The same with defaults for all but speed, cable and MTU (both sides): what audit checks. */
+int nd_headroom_required(uint64_t speed_mbps, double cable_m, unsigned int mtu,
+			 enum nd_hdrm_model model, struct nd_headroom *out, struct nd_err *e);
+/* Pause quanta a port at @speed_mbps takes to respond (SONiC's table); 0 for unlisted speeds. */
+unsigned int nd_pfc_response_quanta(uint64_t speed_mbps);
+/* How long @quanta pause quanta (512 bit times each) last at @speed_mbps, in picoseconds. */
+uint64_t nd_pfc_quanta_ps(unsigned int quanta, uint64_t speed_mbps);
+
+/* Units as people write them: "100G" / "25Gbit" (bit/s, decimal), "1.5us" (ps), "40m" (m). */
+int nd_speed_parse(const char *s, uint64_t *bps, struct nd_err *e);
+int nd_duration_parse(const char *s, uint64_t *ps, struct nd_err *e);
+int nd_length_parse(const char *s, double *metres, struct nd_err *e);
+
+/*
+ * sim (nodrop-sim(8), scenarios in nodrop-scenario(5)): a discrete-event model of hosts, links
+ * and shared-buffer switches with PFC, ECN/DCQCN and go-back-N (RoCE) or per-VL credits
+ * (InfiniBand). Deterministic for a seed. Its result is a struct nd_run_report, as stress's is.
+ */
+enum nd_fabric {
+	ND_FABRIC_ROCE,
+	ND_FABRIC_IB,
+	ND_FABRIC_COUNT
+};
+
+enum nd_topo {
+	ND_TOPO_SINGLE,			/* every host on one switch */
+	ND_TOPO_LEAF_SPINE,		/* two tiers, ECMP (a hash per flow) across spines */
+};
+
+enum nd_pattern {
+	ND_PATTERN_PAIR,		/* host 2i -> host 2i+1 */
+	ND_PATTERN_INCAST,		/* N senders -> one receiver */
+	ND_PATTERN_VICTIM,		/* an incast, plus a flow to an idle host through it */
+	ND_PATTERN_ALL_TO_ALL,
+	ND_PATTERN_POISSON,		/* Poisson arrivals per host, sizes from a flow-size CDF */
+	ND_PATTERN_COUNT
+};
+
+const char *nd_fabric_name(enum nd_fabric fabric);	/* "roce", "ib" */
+const char *nd_pattern_name(enum nd_pattern pattern);	/* "pair", "incast", ... */
+
+struct nd_sim_link {
+	uint64_t speed_bps;
+	uint64_t delay_ps;		/* propagation, one way (5 ns per metre of cable) */
+};
+
+/* A flow-size CDF point: P(size <= bytes) = pct %, linear between points. */
+struct nd_cdf_point {
+	double bytes, pct;
+};
+
+#define ND_SIM_HOSTS_MAX 4096
+#define ND_SIM_FLOWS_MAX 1000000
+
+struct nd_scenario {
+	char name[64];
+	char file[256];			/* the file it was read from, "" when built in code */
+	uint64_t seed;
+	enum nd_fabric fabric;		/* what runs without --compare */
+	uint64_t duration_ps;
+	unsigned int mtu;		/* payload bytes per packet (the RDMA path MTU) */
+	unsigned int priority;		/* the data priority (InfiniBand: its VL), for names */
+	unsigned int ack_every;		/* the receiver acknowledges every this many packets */
+	uint64_t rto_ps;		/* go-back-N retransmission timeout */
+	uint64_t series_ps;		/* per-flow throughput sample interval, 0: none */
+	struct nd_sim_topo {
+		enum nd_topo kind;
+		unsigned int hosts;				/* single switch */
+		unsigned int leaves, spines, hosts_per_leaf;	/* leaf-spine */
+		struct nd_sim_link host, fabric;		/* host-switch, switch-switch */
+	} topo;
+	struct nd_sim_switch {
+		uint64_t buffer;	/* shared buffer per switch, bytes */
+		double alpha;		/* dynamic threshold: a PG may take alpha x the free buffer */
+		uint64_t threshold;	/* static threshold per PG, bytes, when alpha is 0 */
+		uint64_t headroom;	/* per lossless PG, bytes; 0: the basic model for its link */
+		uint64_t xon_offset;	/* resume this far below the threshold */
+	} sw;
+	struct nd_sim_pfc {
+		bool on;
+		unsigned int quanta;	/* per PAUSE frame; re-sent at half time while congested */
+		uint64_t response_ps;	/* a port's reaction time; UINT64_MAX: the quanta by speed */
+	} pfc;
+	struct nd_sim_ecn {
+		bool on;
+		uint64_t kmin, kmax;	/* egress queue bytes */
+		double pmax;
+	} ecn;
+	struct nd_sim_dcqcn {
+		bool on;
+		double g, alpha;	/* alpha's EWMA gain; alpha before the first CNP */
+		uint64_t timer_ps;	/* T: rate increase timer */
+		uint64_t alpha_timer_ps;	/* K: alpha decays when no CNP came for this long */
+		uint64_t cnp_interval_ps;	/* N: at most one CNP per flow per this (receiver) */
+		uint64_t byte_counter;	/* B: rate increase every this many bytes sent */
+		unsigned int fast_recovery;	/* F: stages of fast recovery */
+		uint64_t ai_bps, hai_bps, min_bps;
+	} dcqcn;
+	struct nd_sim_ib {
+		uint32_t vl_buffer;	/* receive buffer per VL per switch port, bytes */
+	} ib;
+	struct nd_sim_workload {
+		enum nd_pattern pattern;
+		unsigned int senders;	/* incast, victim: this many hosts send to the receiver, */
+		unsigned int first_sender;	/* from this one up, skipping the receiver */
+		unsigned int receiver;
+		unsigned int pairs;	/* pair */
+		uint64_t size;		/* bytes per flow, 0: sends until the end */
+		unsigned int victim_src, victim_dst;
+		double load;		/* poisson: share of each host's link */
+		struct nd_cdf_point *cdf;	/* poisson: flow sizes (nd_scenario_free frees) */
+		size_t n_cdf;
+		char cdf_file[256];
+		uint64_t jitter_ps;	/* each flow starts at a random time below this */
+		unsigned int max_flows;	/* poisson: refuse arrivals that need more flows */
+	} wl;
+};
+
+/* Defaults (see nodrop-scenario(5)): 8:1 incast on one switch at 100G, RoCE, PFC+ECN+DCQCN. */
+void nd_scenario_init(struct nd_scenario *s);
+/*
+ * Load a scenario file; errors say "FILE:LINE:COL: KEY: what is wrong; what to do". A CDF file
+ * is found relative to the scenario's directory. On error @s holds nothing to free.
+ */
+int nd_scenario_load(const char *path, struct nd_scenario *s, struct nd_err *e);
+/* The same from memory; @dir resolves a relative CDF path (NULL: CDF files are refused). */
+int nd_scenario_parse(const char *buf, size_t len, const char *name, const char *dir,
+		      struct nd_scenario *s, struct nd_err *e);
+/*
+ * Checks across keys (hosts exist, ranges hold); the parser runs it too. The buffer against
+ * each port's headroom needs the links: nd_sim_run() checks that.
+ */
+int nd_scenario_check(const struct nd_scenario *s, struct nd_err *e);
+void nd_scenario_free(struct nd_scenario *s);
+
+/* A flow-size CDF file: "BYTES PERCENT" per line, '#' comments; *@pts is the caller's to free. */
+int nd_cdf_load(const char *path, struct nd_cdf_point **pts, size_t *n, struct nd_err *e);
+/* Mean flow size of a CDF with linear interpolation between its points. */
+double nd_cdf_mean(const struct nd_cdf_point *pts, size_t n);
+
+/* Percentiles of a unitless distribution (FCT slowdowns). */
+struct nd_sim_pct {
+	uint64_t count;
+	double p50, p95, p99, max, mean;
+};
+
+#define ND_SIM_BUCKETS 5
+
+/* The model's own numbers, beside the report. */
+struct nd_sim_stats {
+	uint64_t seed;
+	uint64_t events;		/* events the loop processed */
+	uint64_t flows, flows_done;
+	uint64_t packets;		/* data packets sent, retransmissions included */
+	struct nd_sim_pct slowdown;	/* completed flows, FCT over the idle-fabric ideal */
+	struct nd_sim_bucket {
+		uint64_t lo, hi;	/* flows of lo <= size < hi bytes (hi 0: no bound) */
+		struct nd_sim_pct slowdown;
+	} buckets[ND_SIM_BUCKETS];
+};
+
+struct nd_run_report;
+
+/*
+ * Run @s with the flow control of @fabric: RoCE (PFC, ECN/DCQCN, go-back-N) or InfiniBand
+ * (credits per VL, never a drop). Fills @r (nd_run_report_free() frees it) and @st. Returns 0,
+ * -EINVAL for a scenario nd_scenario_check() refuses, or -ENOMEM.
+ */
+int nd_sim_run(const struct nd_scenario *s, enum nd_fabric fabric, struct nd_run_report *r,
+	       struct nd_sim_stats *st, struct nd_err *e);
 
 /* ---- run reports: stress measures and sim models the same fields, so they compare ---- */
 

@@ -66,7 +66,7 @@ static int port_read(struct nd_ctx *ctx, const char *name, struct nd_port *port,
 		memset(&port->ecn, 0, sizeof(port->ecn));
 		nd_strlcpy(port->ecn.note, dcb_err.msg, sizeof(port->ecn.note));
 	}
-	return nd_rdma_ports_of(name, port->rdma, ND_RDMA_PER_NETDEV, &port->n_rdma, e);
+	return nd_rdma_ports_of(name, port->rdma, ND_RDMA_PER_NETDEV, &port->n_rdma, 0, e);
 }
 
 struct names {

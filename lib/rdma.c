@@ -74,6 +74,7 @@ static void verbs_mtu(struct nd_rdma_port *p)
 
 struct scan {
 	const char *ifname;
+	unsigned int flags;
 	const char *ibdev;
 	struct nd_rdma_port *ports;
 	size_t max, n;
@@ -94,7 +95,8 @@ static int add_port(struct scan *s, const char *ibdev, unsigned int port)
 	read_attr(p->state, sizeof(p->state), ibdev, port, "state");
 	read_attr(p->phys_state, sizeof(p->phys_state), ibdev, port, "phys_state");
 	read_attr(p->rate, sizeof(p->rate), ibdev, port, "rate");
-	verbs_mtu(p);
+	if (!(s->flags & ND_RDMA_NO_VERBS))
+		verbs_mtu(p);
 	if (!strcmp(p->link_layer, "Ethernet"))
 		return nd_roce_read(ibdev, port, &p->roce, s->e);
 	return 0;
@@ -146,9 +148,9 @@ static int scan_ipoib(struct scan *s)
 }
 
 int nd_rdma_ports_of(const char *ifname, struct nd_rdma_port *ports, size_t max, size_t *count,
-		     struct nd_err *e)
+		     unsigned int flags, struct nd_err *e)
 {
-	struct scan s = { .ifname = ifname, .ports = ports, .max = max, .e = e };
+	struct scan s = { .ifname = ifname, .flags = flags, .ports = ports, .max = max, .e = e };
 	int ret;
 
 	*count = 0;

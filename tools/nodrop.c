@@ -14,6 +14,10 @@ static const struct nd_cmd *const cmds[] = {
 	&nd_cmd_apply,
 	&nd_cmd_audit,
 	&nd_cmd_rollback,
+	&nd_cmd_headroom,
+	&nd_cmd_sim,
+	&nd_cmd_counters,
+	&nd_cmd_triage,
 	&nd_cmd_doctor,
 };
 

@@ -23,7 +23,12 @@ int main(void)
 	srunner_add_suite(sr, suite_ecn());
 	srunner_add_suite(sr, suite_lint());
 	srunner_add_suite(sr, suite_profile());
+	srunner_add_suite(sr, suite_headroom());
+	srunner_add_suite(sr, suite_sim());
+	srunner_add_suite(sr, suite_sim_scenario());
+	srunner_add_suite(sr, suite_counters());
 	srunner_add_suite(sr, suite_doctor());
+	srunner_add_suite(sr, suite_triage());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

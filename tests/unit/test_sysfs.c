@@ -120,7 +120,7 @@ START_TEST(roce_port_with_configfs)
 	struct nd_err e = { 0 };
 	size_t n = 99;
 
-	ck_assert_int_eq(nd_rdma_ports_of("eth2", p, ND_RDMA_PER_NETDEV, &n, &e), 0);
+	ck_assert_int_eq(nd_rdma_ports_of("eth2", p, ND_RDMA_PER_NETDEV, &n, 0, &e), 0);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_str_eq(p[0].ibdev, "mlx5_0");
 	ck_assert_uint_eq(p[0].port, 1);
@@ -142,7 +142,7 @@ START_TEST(roce_port_kernel_defaults)
 	struct nd_err e = { 0 };
 	size_t n;
 
-	ck_assert_int_eq(nd_rdma_ports_of("eth3", p, ND_RDMA_PER_NETDEV, &n, &e), 0);
+	ck_assert_int_eq(nd_rdma_ports_of("eth3", p, ND_RDMA_PER_NETDEV, &n, 0, &e), 0);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_str_eq(p[0].ibdev, "mlx5_1");
 	ck_assert(!p[0].roce.configured);
@@ -157,7 +157,7 @@ START_TEST(roce_bad_configfs_value)
 	struct nd_err e = { 0 };
 	size_t n;
 
-	ck_assert_int_eq(nd_rdma_ports_of("eth4", p, ND_RDMA_PER_NETDEV, &n, &e), -EINVAL);
+	ck_assert_int_eq(nd_rdma_ports_of("eth4", p, ND_RDMA_PER_NETDEV, &n, 0, &e), -EINVAL);
 	ck_assert_str_eq(e.msg, "mlx5_3/1: rdma_cm default_roce_tos is 'abc', not a ToS byte");
 }
 END_TEST
@@ -168,7 +168,7 @@ START_TEST(ipoib_port)
 	struct nd_err e = { 0 };
 	size_t n;
 
-	ck_assert_int_eq(nd_rdma_ports_of("ib0", p, ND_RDMA_PER_NETDEV, &n, &e), 0);
+	ck_assert_int_eq(nd_rdma_ports_of("ib0", p, ND_RDMA_PER_NETDEV, &n, 0, &e), 0);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_str_eq(p[0].ibdev, "mlx5_2");
 	ck_assert_uint_eq(p[0].port, 1);
@@ -183,10 +183,10 @@ START_TEST(netdev_without_rdma)
 	struct nd_err e = { 0 };
 	size_t n = 5;
 
-	ck_assert_int_eq(nd_rdma_ports_of("eth9", p, ND_RDMA_PER_NETDEV, &n, &e), 0);
+	ck_assert_int_eq(nd_rdma_ports_of("eth9", p, ND_RDMA_PER_NETDEV, &n, 0, &e), 0);
 	ck_assert_uint_eq(n, 0);
 	use_fixture("does-not-exist");
-	ck_assert_int_eq(nd_rdma_ports_of("eth2", p, ND_RDMA_PER_NETDEV, &n, &e), 0);
+	ck_assert_int_eq(nd_rdma_ports_of("eth2", p, ND_RDMA_PER_NETDEV, &n, 0, &e), 0);
 	ck_assert_uint_eq(n, 0);
 }
 END_TEST

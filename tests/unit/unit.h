@@ -12,7 +12,12 @@ Suite *suite_plan(void);
 Suite *suite_ecn(void);
 Suite *suite_lint(void);
 Suite *suite_profile(void);
+Suite *suite_headroom(void);
+Suite *suite_sim(void);
+Suite *suite_sim_scenario(void);
+Suite *suite_counters(void);
 Suite *suite_doctor(void);
+Suite *suite_triage(void);
 
 /* Root of the fixture trees (env ND_FIXTURES, default tests/fixtures). */
 const char *unit_fixtures(void);

@@ -34,3 +34,16 @@ run "$ND" audit "$PROFILE"
 echo
 echo "== After"
 run "$ND" show nicsim0 veth0
+echo
+echo "== Counters under canonical names (nicsim0 speaks mlx5's names), the first lines"
+run "$ND" counters nicsim0 | head -24
+echo
+echo "== A triage run while nicsim0's firmware reports a pause storm and drops on lossless priority 3"
+CTR=/sys/kernel/debug/nicsim/nicsim0/counters
+(sleep 1; echo "tx_pause_storm_warning_events +1" >$CTR; echo "rx_prio3_buf_discard +17" >$CTR) &
+run "$ND" triage -d 3 nicsim0 veth0
+wait
+echo
+echo "== Modelled: 64:1 incast at 100G, RoCE (PFC + ECN + DCQCN) against InfiniBand credits"
+run "$ND" headroom --speed 100G --cable 200m --mtu 1086 --model basic
+run "$ND" sim --compare roce,ib profiles/scenarios/incast-64.yaml

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * From raw (source, name, value) triples to the counters of a sample. Several raw names can
+ * give one canonical name and priority in one source: with "sum" on their map lines they add up
+ * (ice counts XON and XOFF pause frames apart); otherwise they are one count under two names
+ * (mlx5 rx_pause_ctrl_phy and rx_global_pause) and the line first in the map files wins, so the
+ * value never jumps between two counters from one sample to the next.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters.h"
+
+#define NPRIO_SLOTS (ND_PRIO_MAX + 1)	/* -1 (port) and 0..7 */
+
+int nd_ctr_build_start(struct nd_ctr_build *b, struct nd_sample *smp,
+		       const struct nd_ctr_sel *sel)
+{
+	size_t n_infos;
+
+	nd_counter_infos(&n_infos);
+	memset(b, 0, sizeof(*b));
+	b->smp = smp;
+	b->sel = sel;
+	b->n_slots = ND_CTR_SOURCES * n_infos * NPRIO_SLOTS;
+	b->slot = calloc(b->n_slots, sizeof(*b->slot));
+	return b->slot ? 0 : -ENOMEM;
+}
+
+static int grow(struct nd_ctr_build *b)
+{
+	size_t cap = b->cap ? b->cap * 2 : 128;
+	struct nd_counter *c;
+	const struct nd_ctr_rule **r;
+
+	c = realloc(b->smp->c, cap * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	b->smp->c = c;
+	r = realloc(b->rule, cap * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	b->rule = r;
+	b->cap = cap;
+	return 0;
+}
+
+static int append(struct nd_ctr_build *b, const struct nd_counter *c,
+		  const struct nd_ctr_rule *rule)
+{
+	if (b->smp->n == b->cap && grow(b))
+		return -ENOMEM;
+	b->rule[b->smp->n] = rule;
+	b->smp->c[b->smp->n++] = *c;
+	return 0;
+}
+
+int nd_ctr_add_rule(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw,
+		    uint64_t value, const struct nd_ctr_rule *rule, int prio)
+{
+	struct nd_counter c = { .prio = -1, .source = src, .value = value, .width = 64 };
+	struct nd_counter *old;
+	size_t slot;
+	int *at;
+
+	nd_strlcpy(c.raw, raw, sizeof(c.raw));
+	if (!rule) {
+		nd_strlcpy(c.name, raw, sizeof(c.name));
+		return append(b, &c, NULL);
+	}
+	nd_strlcpy(c.name, rule->info->name, sizeof(c.name));
+	c.prio = prio;
+	c.mapped = true;
+	c.value = value * rule->scale;
+	c.width = rule->width;
+	c.saturates = rule->saturates;
+	slot = ((size_t)src * (b->n_slots / ND_CTR_SOURCES / NPRIO_SLOTS) +
+		nd_ctr_info_index(rule->info)) * NPRIO_SLOTS + (size_t)(prio + 1);
+	at = &b->slot[slot];
+	if (!*at) {
+		if (append(b, &c, rule))
+			return -ENOMEM;
+		*at = (int)b->smp->n;
+		return 0;
+	}
+	old = &b->smp->c[*at - 1];
+	if (rule->sum && b->rule[*at - 1]->sum) {
+		old->value += c.value;
+		/* the name shown is the first line's, whichever the driver listed first */
+		if (rule->order < b->rule[*at - 1]->order) {
+			memcpy(old->raw, c.raw, sizeof(old->raw));
+			b->rule[*at - 1] = rule;
+		}
+	} else if (rule->order < b->rule[*at - 1]->order) {
+		*old = c;
+		b->rule[*at - 1] = rule;
+	}
+	return 0;
+}
+
+int nd_ctr_add(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw, uint64_t value)
+{
+	const struct nd_ctr_rule *rule;
+	int prio;
+
+	rule = b->sel ? nd_ctr_lookup(b->sel, src, raw, &prio) : NULL;
+	return nd_ctr_add_rule(b, src, raw, value, rule, rule ? prio : -1);
+}
+
+struct order {
+	bool raw;
+	size_t info;
+	int prio;
+	int source;
+	size_t idx;
+};
+
+static int order_cmp(const void *pa, const void *pb)
+{
+	const struct order *a = pa, *b = pb;
+
+	if (a->raw != b->raw)
+		return a->raw ? 1 : -1;
+	if (!a->raw) {
+		if (a->info != b->info)
+			return a->info < b->info ? -1 : 1;
+		if (a->prio != b->prio)
+			return a->prio < b->prio ? -1 : 1;
+		if (a->source != b->source)
+			return a->source < b->source ? -1 : 1;
+	}
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+void nd_ctr_build_finish(struct nd_ctr_build *b)
+{
+	struct nd_sample *smp = b->smp;
+	struct nd_counter *sorted = NULL;
+	struct order *o;
+	size_t i;
+
+	o = calloc(smp->n ? smp->n : 1, sizeof(*o));
+	if (smp->n)
+		sorted = malloc(smp->n * sizeof(*sorted));
+	/* out of memory here costs only the order */
+	if (o && sorted) {
+		for (i = 0; i < smp->n; i++)
+			o[i] = (struct order){ !b->rule[i],
+					       b->rule[i] ? nd_ctr_info_index(b->rule[i]->info) : 0,
+					       smp->c[i].prio, (int)smp->c[i].source, i };
+		qsort(o, smp->n, sizeof(*o), order_cmp);
+		for (i = 0; i < smp->n; i++)
+			sorted[i] = smp->c[o[i].idx];
+		free(smp->c);
+		smp->c = sorted;
+		sorted = NULL;
+	}
+	free(sorted);
+	free(o);
+	free(b->rule);
+	free(b->slot);
+	b->rule = NULL;
+	b->slot = NULL;
+}
+
+void nd_ctr_build_abort(struct nd_ctr_build *b)
+{
+	free(b->rule);
+	free(b->slot);
+	b->rule = NULL;
+	b->slot = NULL;
+	if (b->smp)
+		nd_sample_free(b->smp);
+}
+
+struct dir_read {
+	struct nd_ctr_build *b;
+	enum nd_ctr_source src;
+	const char *dir;
+};
+
+static int read_one(const char *name, void *data)
+{
+	struct dir_read *d = data;
+	uint64_t v;
+
+	/* hw_counters/lifespan is the cache time of the others, not a counter */
+	if (d->src == ND_CTR_RDMA && !strcmp(name, "lifespan"))
+		return 0;
+	/* a PMA that cannot be queried answers "N/A (no PMA)" or an error: not a value */
+	if (nd_sys_read_u64(&v, "%s/%s", d->dir, name))
+		return 0;
+	return nd_ctr_add(d->b, d->src, name, v);
+}
+
+static int read_dir(struct nd_ctr_build *b, enum nd_ctr_source src, const char *ibdev,
+		    unsigned int port, const char *sub)
+{
+	char dir[256];
+	struct dir_read d = { b, src, dir };
+	int ret;
+
+	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%u/%s", ibdev, port, sub);
+	ret = nd_sys_dir(read_one, &d, "%s", dir);
+	return ret == -ENOENT || ret == -ENOTDIR ? -ENOENT : ret;
+}
+
+int nd_ctr_read_hw_counters(struct nd_ctr_build *b, const char *ibdev, unsigned int port)
+{
+	return read_dir(b, ND_CTR_RDMA, ibdev, port, "hw_counters");
+}
+
+int nd_ctr_read_pma(struct nd_ctr_build *b, const char *ibdev, unsigned int port)
+{
+	return read_dir(b, ND_CTR_PMA, ibdev, port, "counters");
+}

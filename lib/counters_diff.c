@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Deltas and rates between two samples of one port. Counters are matched by (mapped, source,
+ * name, priority); a counter present in one sample only is NEW or GONE, which is how mlx5's
+ * per-priority pause strings come and go with PFC.
+ *
+ * What moved when a value went down:
+ * - narrower than 64 bits and not saturating: a wrap if the modular distance (2^w - a) + b is at
+ *   most half the range, 2^(w-1); otherwise a reset. A reset (driver reload, counters cleared)
+ *   brings values back near zero from wherever they were, which as a wrap would mean more than
+ *   half the range in one interval; a true wrap moved the counter by less unless the port ran
+ *   faster than the sampling can follow (a 32-bit packet counter at 600 Mpps needs samples at
+ *   least every 3.5 s), and then no rule could tell anyway.
+ * - 64 bits: always a reset; nothing counts to 2^64 in a lifetime.
+ * - saturating (IB PMA error counters): a reset; at the maximum the counter is SATURATED and the
+ *   delta is what it moved up to the maximum, a lower bound.
+ * A reset gives no delta: inventing one would report traffic or loss that nobody saw.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "counters.h"
+
+struct ref {
+	const struct nd_counter *c;
+	size_t idx;
+};
+
+static int key_cmp(const struct nd_counter *x, const struct nd_counter *y)
+{
+	int r;
+
+	if (x->mapped != y->mapped)
+		return x->mapped ? -1 : 1;
+	if (x->source != y->source)
+		return x->source < y->source ? -1 : 1;
+	r = strcmp(x->name, y->name);
+	if (r)
+		return r;
+	return (x->prio > y->prio) - (x->prio < y->prio);
+}
+
+/* Equal keys keep sample order, so duplicate raw names pair up first with first. */
+static int ref_cmp(const void *pa, const void *pb)
+{
+	const struct ref *a = pa, *b = pb;
+	int r = key_cmp(a->c, b->c);
+
+	if (r)
+		return r;
+	return (a->idx > b->idx) - (a->idx < b->idx);
+}
+
+static struct ref *sorted_refs(const struct nd_sample *s)
+{
+	struct ref *r = calloc(s->n ? s->n : 1, sizeof(*r));
+	size_t i;
+
+	if (!r)
+		return NULL;
+	for (i = 0; i < s->n; i++)
+		r[i] = (struct ref){ &s->c[i], i };
+	qsort(r, s->n, sizeof(*r), ref_cmp);
+	return r;
+}
+
+static void fill(struct nd_delta *d, const struct nd_counter *c, enum nd_delta_status status)
+{
+	memset(d, 0, sizeof(*d));
+	memcpy(d->name, c->name, sizeof(d->name));
+	d->prio = c->prio;
+	d->mapped = c->mapped;
+	d->source = c->source;
+	d->value = c->value;
+	d->status = status;
+}
+
+static void moved(const struct nd_counter *a, const struct nd_counter *b, struct nd_delta *d)
+{
+	unsigned int w = b->width && b->width < 64 ? b->width : 64;
+	uint64_t max = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+	bool sat = b->saturates;
+
+	fill(d, b, ND_DELTA_OK);
+	/* another raw counter (an alias) or another definition now stands behind the name */
+	if (strcmp(a->raw, b->raw) || a->width != b->width || a->saturates != b->saturates) {
+		d->status = ND_DELTA_RESET;
+		return;
+	}
+	/* values beyond the width say the map is wrong about it: trust the values */
+	if (a->value > max || b->value > max) {
+		w = 64;
+		max = UINT64_MAX;
+		sat = false;
+	}
+	if (b->value < a->value) {
+		uint64_t wrapped = max - a->value + b->value + 1;
+
+		if (!sat && w < 64 && wrapped <= UINT64_C(1) << (w - 1)) {
+			d->status = ND_DELTA_WRAPPED;
+			d->delta = wrapped;
+		} else {
+			d->status = ND_DELTA_RESET;
+		}
+		return;
+	}
+	d->delta = b->value - a->value;
+	if (sat && b->value == max)
+		d->status = ND_DELTA_SATURATED;
+}
+
+int nd_sample_diff(const struct nd_sample *a, const struct nd_sample *b, struct nd_delta **out,
+		   size_t *n, struct nd_err *e)
+{
+	struct ref *ra = NULL, *rb = NULL;
+	struct nd_delta *d = NULL;
+	ssize_t *pair = NULL;
+	bool *used = NULL;
+	double dt = 0;
+	size_t i, j, k = 0;
+	int ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (strcmp(a->ifname, b->ifname))
+		return nd_err_set(e, -EINVAL, "cannot diff samples of two ports (%s and %s)",
+				  a->ifname, b->ifname);
+	ra = sorted_refs(a);
+	rb = sorted_refs(b);
+	pair = calloc(b->n + 1, sizeof(*pair));
+	used = calloc(a->n + 1, sizeof(*used));
+	d = calloc(a->n + b->n + 1, sizeof(*d));
+	if (!ra || !rb || !pair || !used || !d) {
+		ret = nd_err_set(e, -ENOMEM, "out of memory for %zu counter deltas", a->n + b->n);
+		goto out;
+	}
+	for (j = 0; j < b->n; j++)
+		pair[j] = -1;
+	for (i = j = 0; i < a->n && j < b->n;) {
+		int r = key_cmp(ra[i].c, rb[j].c);
+
+		if (r < 0) {
+			i++;
+		} else if (r > 0) {
+			j++;
+		} else {
+			pair[rb[j].idx] = (ssize_t)ra[i].idx;
+			used[ra[i].idx] = true;
+			i++;
+			j++;
+		}
+	}
+	if (b->t_ns > a->t_ns)
+		dt = (double)(b->t_ns - a->t_ns) / 1e9;
+	/* in the second sample's order, then what vanished in the first one's */
+	for (j = 0; j < b->n; j++, k++) {
+		if (pair[j] < 0) {
+			fill(&d[k], &b->c[j], ND_DELTA_NEW);
+			continue;
+		}
+		moved(&a->c[pair[j]], &b->c[j], &d[k]);
+		if (dt > 0)
+			d[k].rate = (double)d[k].delta / dt;
+	}
+	for (i = 0; i < a->n; i++)
+		if (!used[i])
+			fill(&d[k++], &a->c[i], ND_DELTA_GONE);
+	*out = d;
+	*n = k;
+	d = NULL;
+out:
+	free(ra);
+	free(rb);
+	free(pair);
+	free(used);
+	free(d);
+	return ret;
+}
+
+const struct nd_delta *nd_delta_find(const struct nd_delta *d, size_t n, const char *name,
+				     int prio)
+{
+	size_t i;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < n; i++)
+			if (d[i].mapped == !pass && d[i].prio == prio && !strcmp(d[i].name, name))
+				return &d[i];
+	return NULL;
+}
+
+static const char *const status_names[] = {
+	[ND_DELTA_OK] = "ok",
+	[ND_DELTA_WRAPPED] = "wrapped",
+	[ND_DELTA_SATURATED] = "saturated",
+	[ND_DELTA_RESET] = "reset",
+	[ND_DELTA_NEW] = "new",
+	[ND_DELTA_GONE] = "gone",
+};
+
+const char *nd_delta_status_name(enum nd_delta_status status)
+{
+	return (size_t)status < sizeof(status_names) / sizeof(status_names[0]) ?
+	       status_names[status] : "unknown";
+}

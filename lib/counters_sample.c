@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The sampler: every counter source of one port read together under one monotonic timestamp,
+ * mapped to canonical names. It keeps what is costly to find out and rarely changes (the
+ * driver's string set, the RDMA port of a netdev, its RDMA netlink index, the generic netlink
+ * family id) and checks it on every sample instead of trusting it.
+ *
+ * Under NODROP_SYSROOT there is no kernel behind the fixture tree: only sysfs sources are read
+ * (hw_counters, PMA), as rdma.c skips verbs there.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <linux/ethtool.h>
+#include <linux/ethtool_netlink.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+
+#include "counters.h"
+
+#ifndef NETLINK_RDMA
+#define NETLINK_RDMA 20
+#endif
+
+struct raw_entry {
+	char name[ND_CTR_NAME_MAX];
+	uint64_t value;
+};
+
+struct raw_list {
+	struct raw_entry *v;
+	size_t n, cap;
+};
+
+struct port_state {
+	char ifname[ND_IFNAMSIZ];
+	struct nd_ctr_ethtool *et;
+	bool have_rdma;
+	bool by_gid;			/* found in the RoCE GID table, checked the same way */
+	char ibdev[64];
+	unsigned int port;
+	uint32_t rdma_index;
+	bool index_valid;
+	struct raw_list rdma;		/* netlink entries, used once the reply was whole */
+	struct port_state *next;
+};
+
+enum link_state { LINK_UNTRIED, LINK_OK, LINK_NONE };
+
+struct nd_sampler {
+	struct nd_ctr_maps maps;
+	int fd;				/* ethtool ioctls */
+	bool rooted;
+	struct nd_nl genl;
+	enum link_state genl_state;
+	uint16_t ethtool_family;
+	struct nd_nl rdma;
+	enum link_state rdma_state;
+	struct port_state *ports;
+};
+
+int nd_sampler_new(struct nd_sampler **out, const char *maps, struct nd_err *e)
+{
+	struct nd_sampler *s = calloc(1, sizeof(*s));
+	char dir[PATH_MAX];
+	int ret;
+
+	*out = NULL;
+	if (!s)
+		return nd_err_set(e, -ENOMEM, "out of memory");
+	s->fd = -1;
+	ret = nd_ctr_maps_load(&s->maps, maps ? maps : nd_ctr_maps_dir(dir, sizeof(dir)), e);
+	if (ret) {
+		free(s);
+		/* a missing or broken map is bad input, whatever errno the file system gave */
+		if (ret != -ENOMEM && e)
+			e->code = -EINVAL;
+		return ret == -ENOMEM ? ret : -EINVAL;
+	}
+	s->rooted = *nd_sysroot() != '\0';
+	/* the ethtool ioctl works on any socket; a datagram socket needs no privilege */
+	s->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s->fd < 0)
+		s->fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (s->fd < 0) {
+		ret = nd_err_set(e, -errno, "cannot open a socket for ethtool: %s",
+				 strerror(errno));
+		nd_sampler_free(s);
+		return ret;
+	}
+	*out = s;
+	return 0;
+}
+
+void nd_sampler_free(struct nd_sampler *s)
+{
+	struct port_state *p, *next;
+
+	if (!s)
+		return;
+	for (p = s->ports; p; p = next) {
+		next = p->next;
+		nd_ctr_ethtool_free(p->et);
+		free(p->rdma.v);
+		free(p);
+	}
+	if (s->genl_state == LINK_OK)
+		nd_nl_close(&s->genl);
+	if (s->rdma_state == LINK_OK)
+		nd_nl_close(&s->rdma);
+	if (s->fd >= 0)
+		close(s->fd);
+	nd_ctr_maps_free(&s->maps);
+	free(s);
+}
+
+static struct port_state *port_state(struct nd_sampler *s, const char *ifname)
+{
+	struct port_state *p;
+
+	for (p = s->ports; p; p = p->next)
+		if (!strcmp(p->ifname, ifname))
+			return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->et = nd_ctr_ethtool_new();
+	if (!p->et) {
+		free(p);
+		return NULL;
+	}
+	nd_strlcpy(p->ifname, ifname, sizeof(p->ifname));
+	p->next = s->ports;
+	s->ports = p;
+	return p;
+}
+
+static bool gid_on(const char *ibdev, unsigned int port, const char *ifname)
+{
+	char ndev[ND_IFNAMSIZ + 1];
+	int ret = nd_sys_read(ndev, sizeof(ndev),
+			      "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/0", ibdev, port);
+
+	return ret >= 0 && !strcmp(ndev, ifname);
+}
+
+/* The RDMA port on the netdev: kept while sysfs still says so, looked up again otherwise. */
+static int rdma_port(struct port_state *p, struct nd_err *e)
+{
+	struct nd_rdma_port ports[ND_RDMA_PER_NETDEV];
+	size_t n = 0;
+	int ret;
+
+	if (p->have_rdma && (p->by_gid ? gid_on(p->ibdev, p->port, p->ifname) :
+			     nd_sys_exists("/sys/class/infiniband/%s/ports/%u", p->ibdev, p->port)))
+		return 0;
+	p->have_rdma = false;
+	p->index_valid = false;
+	ret = nd_rdma_ports_of(p->ifname, ports, ND_ARRAY_SIZE(ports), &n, ND_RDMA_NO_VERBS, e);
+	if (ret)
+		return nd_err_wrap(e, "%s: find its RDMA port", p->ifname);
+	if (!n)
+		return 0;
+	/* one netdev carries one RDMA port in practice; the first is the one sampled */
+	nd_strlcpy(p->ibdev, ports[0].ibdev, sizeof(p->ibdev));
+	p->port = ports[0].port;
+	p->by_gid = gid_on(p->ibdev, p->port, p->ifname);
+	p->have_rdma = true;
+	return 0;
+}
+
+static void driver_of(struct nd_sampler *s, const char *ifname, char *buf, size_t len)
+{
+	struct ethtool_drvinfo drv = { .cmd = ETHTOOL_GDRVINFO };
+	struct ifreq ifr;
+
+	buf[0] = '\0';
+	if (!s->rooted) {
+		memset(&ifr, 0, sizeof(ifr));
+		nd_strlcpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name));
+		ifr.ifr_data = (void *)&drv;
+		if (!ioctl(s->fd, SIOCETHTOOL, &ifr)) {
+			drv.driver[sizeof(drv.driver) - 1] = '\0';
+			nd_strlcpy(buf, drv.driver, len);
+			return;
+		}
+	}
+	if (nd_sys_link_name(buf, len, "/sys/class/net/%s/device/driver", ifname))
+		buf[0] = '\0';
+}
+
+static int add_pause(void *data, const char *name, uint64_t value)
+{
+	return nd_ctr_add(data, ND_CTR_PAUSE, name, value);
+}
+
+/* 802.3x pause statistics from ethtool netlink; a kernel or driver without them is not an error. */
+static int read_pause(struct nd_sampler *s, const char *ifname, struct nd_ctr_build *b,
+		      struct nd_err *e)
+{
+	struct nd_err ignored = { 0 };
+	int ret;
+
+	if (s->genl_state == LINK_UNTRIED) {
+		s->genl_state = LINK_NONE;
+		if (!nd_nl_open(&s->genl, NETLINK_GENERIC, &ignored)) {
+			if (!nd_ctr_genl_family(&s->genl, ETHTOOL_GENL_NAME, &s->ethtool_family,
+						&ignored))
+				s->genl_state = LINK_OK;
+			else
+				nd_nl_close(&s->genl);
+		}
+	}
+	if (s->genl_state != LINK_OK)
+		return 0;
+	ret = nd_ctr_pause_read(&s->genl, s->ethtool_family, ifname, add_pause, b, e);
+	switch (ret) {
+	case 0:
+	case -EOPNOTSUPP:
+	case -ENOENT:
+	case -EINVAL:
+	case -ENODEV:
+		return 0;
+	default:
+		return nd_err_wrap(e, "%s: read pause statistics (ethtool netlink)", ifname);
+	}
+}
+
+static int collect(void *data, const char *name, uint64_t value)
+{
+	struct raw_list *l = data;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct raw_entry *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	nd_strlcpy(l->v[l->n].name, name, sizeof(l->v[l->n].name));
+	l->v[l->n++].value = value;
+	return 0;
+}
+
+static int rdma_stat(struct nd_sampler *s, struct port_state *p, struct nd_err *e)
+{
+	p->rdma.n = 0;
+	if (!p->index_valid) {
+		if (nd_ctr_rdma_index(&s->rdma, p->ibdev, &p->rdma_index, e))
+			return -1;
+		p->index_valid = true;
+	}
+	return nd_ctr_rdma_stat(&s->rdma, p->rdma_index, p->port, collect, &p->rdma, e);
+}
+
+/* RDMA netlink statistics; false when they could not be had and sysfs must do. */
+static bool rdma_netlink(struct nd_sampler *s, struct port_state *p, struct nd_ctr_build *b)
+{
+	struct nd_err ignored = { 0 };
+	size_t i;
+	int ret;
+
+	if (s->rooted)
+		return false;
+	if (s->rdma_state == LINK_UNTRIED)
+		s->rdma_state = nd_nl_open(&s->rdma, NETLINK_RDMA, &ignored) ? LINK_NONE : LINK_OK;
+	if (s->rdma_state != LINK_OK)
+		return false;
+	ret = rdma_stat(s, p, &ignored);
+	/* the device was re-created under a new index since we looked it up */
+	if (ret && p->index_valid) {
+		p->index_valid = false;
+		ret = rdma_stat(s, p, &ignored);
+	}
+	if (ret)
+		return false;
+	for (i = 0; i < p->rdma.n; i++)
+		if (nd_ctr_add(b, ND_CTR_RDMA, p->rdma.v[i].name, p->rdma.v[i].value))
+			return false;
+	return true;
+}
+
+static int read_rdma(struct nd_sampler *s, struct port_state *p, struct nd_ctr_build *b,
+		     struct nd_err *e)
+{
+	int ret;
+
+	b->smp->rdma_netlink = rdma_netlink(s, p, b);
+	if (!b->smp->rdma_netlink) {
+		ret = nd_ctr_read_hw_counters(b, p->ibdev, p->port);
+		if (ret && ret != -ENOENT)
+			return nd_err_set(e, ret, "%s: read %s/%u hw_counters: %s", p->ifname,
+					  p->ibdev, p->port, strerror(-ret));
+	}
+	ret = nd_ctr_read_pma(b, p->ibdev, p->port);
+	if (ret && ret != -ENOENT)
+		return nd_err_set(e, ret, "%s: read %s/%u PMA counters: %s", p->ifname, p->ibdev,
+				  p->port, strerror(-ret));
+	return 0;
+}
+
+static bool good_ifname(const char *ifname)
+{
+	size_t len = strlen(ifname);
+
+	return len && len < ND_IFNAMSIZ && !strchr(ifname, '/') && strcmp(ifname, ".") &&
+	       strcmp(ifname, "..");
+}
+
+static int read_all(struct nd_sampler *s, struct port_state *p, struct nd_ctr_build *b,
+		    struct nd_err *e)
+{
+	int ret;
+
+	if (!s->rooted) {
+		ret = nd_ctr_ethtool_read(p->et, s->fd, p->ifname, b, e);
+		if (ret == -ENODEV)
+			return nd_err_set(e, ret, "network device '%s' went away while sampled",
+					  p->ifname);
+		if (ret && ret != -EOPNOTSUPP)
+			return ret;
+		ret = read_pause(s, p->ifname, b, e);
+		if (ret)
+			return ret;
+	}
+	return p->have_rdma ? read_rdma(s, p, b, e) : 0;
+}
+
+int nd_sample_port(struct nd_sampler *s, const char *ifname, struct nd_sample *out,
+		   struct nd_err *e)
+{
+	const char *drivers[2];
+	char rdma_driver[32] = "";
+	struct nd_ctr_build b;
+	struct nd_ctr_sel sel;
+	struct port_state *p;
+	struct timespec ts;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!good_ifname(ifname) || !nd_sys_exists("/sys/class/net/%s", ifname))
+		return nd_err_set(e, -ENODEV,
+				  "no network device '%s' (see 'ip link' for the names)", ifname);
+	p = port_state(s, ifname);
+	if (!p)
+		return nd_err_set(e, -ENOMEM, "out of memory");
+	nd_strlcpy(out->ifname, ifname, sizeof(out->ifname));
+	ret = rdma_port(p, e);
+	if (ret)
+		return ret;
+	driver_of(s, ifname, out->driver, sizeof(out->driver));
+	if (p->have_rdma) {
+		nd_strlcpy(out->ibdev, p->ibdev, sizeof(out->ibdev));
+		out->ibport = p->port;
+		if (nd_sys_link_name(rdma_driver, sizeof(rdma_driver),
+				     "/sys/class/infiniband/%s/device/driver", p->ibdev))
+			rdma_driver[0] = '\0';
+	}
+	drivers[0] = out->driver;
+	drivers[1] = rdma_driver;
+	nd_ctr_select(&s->maps, drivers, 2, p->have_rdma ? p->ibdev : NULL, &sel);
+	if (nd_ctr_build_start(&b, out, &sel))
+		return nd_err_set(e, -ENOMEM, "out of memory");
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	out->t_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	ret = read_all(s, p, &b, e);
+	if (ret) {
+		nd_ctr_build_abort(&b);
+		return ret;
+	}
+	nd_ctr_build_finish(&b);
+	return 0;
+}

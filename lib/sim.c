@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * One simulated run: build the fabric and the flows, pop events in time order until the
+ * scenario's duration, and turn the state into a report. The loop is the hot path: a heap pop,
+ * a switch on the event's kind, and the handler's pushes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "sim.h"
+
+#define SEED_ECN 0x65636eULL	/* "ecn" */
+
+static const char *const fabric_names[ND_FABRIC_COUNT] = {
+	[ND_FABRIC_ROCE] = "roce",
+	[ND_FABRIC_IB] = "ib",
+};
+
+static const char *const pattern_names[ND_PATTERN_COUNT] = {
+	[ND_PATTERN_PAIR] = "pair",
+	[ND_PATTERN_INCAST] = "incast",
+	[ND_PATTERN_VICTIM] = "victim",
+	[ND_PATTERN_ALL_TO_ALL] = "all-to-all",
+	[ND_PATTERN_POISSON] = "poisson",
+};
+
+const char *nd_fabric_name(enum nd_fabric fabric)
+{
+	return (unsigned int)fabric < ND_FABRIC_COUNT ? fabric_names[fabric] : "unknown";
+}
+
+const char *nd_pattern_name(enum nd_pattern pattern)
+{
+	return (unsigned int)pattern < ND_PATTERN_COUNT ? pattern_names[pattern] : "unknown";
+}
+
+static void on_wake(struct sim *s, uint32_t host)
+{
+	if (s->hosts[host].wake_at == s->now)
+		s->hosts[host].wake_at = 0;
+	sim_host_kick(s, host);
+}
+
+static void dispatch(struct sim *s, const struct sim_ev *ev)
+{
+	switch (ev->kind) {
+	case EV_TX_DONE:
+		sim_on_tx_done(s, ev->ref);
+		break;
+	case EV_ARRIVE:
+		sim_on_arrive(s, ev->ref);
+		break;
+	case EV_WAKE:
+		on_wake(s, ev->ref);
+		break;
+	case EV_PFC:
+		sim_on_pfc(s, ev->ref, ev->arg);
+		break;
+	case EV_PAUSE_END:
+		sim_on_pause_end(s, ev->ref, ev->arg);
+		break;
+	case EV_XOFF_REFRESH:
+		sim_on_xoff_refresh(s, ev->ref, ev->arg);
+		break;
+	case EV_CREDIT:
+		sim_on_credit(s, ev->ref, ev->arg);
+		break;
+	case EV_RATE_TIMER:
+		sim_on_rate_timer(s, ev->ref, ev->arg);
+		break;
+	case EV_ALPHA_TIMER:
+		sim_on_alpha_timer(s, ev->ref, ev->arg);
+		break;
+	case EV_RTO:
+		sim_on_rto(s, ev->ref);
+		break;
+	case EV_START:
+		sim_on_start(s, ev->ref);
+		break;
+	}
+}
+
+void sim_loop(struct sim *s, uint64_t until)
+{
+	struct sim_ev ev;
+
+	while (!s->err && sim_evq_pop(s->evq, until, &ev)) {
+		s->now = ev.t;
+		s->events++;
+		dispatch(s, &ev);
+	}
+	s->now = until;
+}
+
+void sim_finish(struct sim *s)
+{
+	uint32_t i;
+
+	s->now = s->end;
+	for (i = 0; i < s->n_ports; i++) {
+		sim_pfc_finish(s, i);
+		sim_wait_stop(s, &s->ports[i]);
+	}
+}
+
+void sim_teardown(struct sim *s)
+{
+	if (s->evq)
+		sim_evq_free(s->evq);
+	free(s->evq);
+	sim_net_free(s);
+	free(s->flows);
+	free(s->series);
+	memset(s, 0, sizeof(*s));
+}
+
+int sim_setup(struct sim *s, const struct nd_scenario *sc, enum nd_fabric fabric,
+	      struct nd_err *e)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	if ((unsigned int)fabric >= ND_FABRIC_COUNT)
+		return nd_err_set(e, -EINVAL, "unknown fabric %d; use roce or ib", (int)fabric);
+	ret = nd_scenario_check(sc, e);
+	if (ret)
+		return ret;
+	s->sc = sc;
+	s->fabric = fabric;
+	s->end = sc->duration_ps;
+	s->hdr = fabric == ND_FABRIC_IB ? SIM_IB_HDR : SIM_ROCE_HDR;
+	s->gap = fabric == ND_FABRIC_IB ? 0 : SIM_ETH_GAP;
+	s->data_bytes = sc->mtu + s->hdr;
+	sim_rng_seed(&s->rng_ecn, sim_mix64(sc->seed ^ SEED_ECN));
+	s->evq = malloc(sizeof(*s->evq));
+	ret = s->evq ? sim_evq_init(s->evq) : -ENOMEM;
+	if (ret) {
+		sim_teardown(s);
+		return nd_err_set(e, ret, "out of memory for the event queue");
+	}
+	ret = sim_net_build(s, e);
+	if (!ret)
+		ret = sim_workload_build(s, e);
+	if (ret)
+		sim_teardown(s);
+	return ret;
+}
+
+int nd_sim_run(const struct nd_scenario *sc, enum nd_fabric fabric, struct nd_run_report *r,
+	       struct nd_sim_stats *st, struct nd_err *e)
+{
+	struct sim s;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	memset(st, 0, sizeof(*st));
+	ret = sim_setup(&s, sc, fabric, e);
+	if (ret)
+		return ret;
+	sim_loop(&s, s.end);
+	if (s.err)
+		ret = nd_err_set(e, s.err, "out of memory %.3f ms into the run",
+				 (double)s.now / 1e9);
+	if (!ret) {
+		sim_finish(&s);
+		ret = sim_report(&s, r, st, e);
+	}
+	sim_teardown(&s);
+	return ret;
+}

@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The simulator's insides, shared by lib/sim*.c and the unit tests. Everything is an index into
+ * a flat array (nodes, ports, flows, packets) so the event loop never allocates per event and
+ * the working set stays small. Time is integer picoseconds: exact for every Ethernet and
+ * InfiniBand rate in use (a byte at 800G is 10 ps) and good for 200 days.
+ */
+#ifndef ND_SIM_H
+#define ND_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nodrop.h"
+
+#define SIM_PS_PER_S 1000000000000ULL
+#define SIM_PS_PER_NS 1000ULL
+#define SIM_NONE UINT32_MAX
+
+/* RoCEv2 headers on a payload: Eth 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4 */
+#define SIM_ROCE_HDR 62
+/* preamble, SFD and inter-frame gap: take wire time, never buffer space */
+#define SIM_ETH_GAP 20
+/* InfiniBand: LRH 8 + BTH 12 + ICRC 4 + VCRC 2 */
+#define SIM_IB_HDR 26
+/* ACK/NAK (AETH) and CNP payloads */
+#define SIM_CTRL_PAYLOAD 16
+#define SIM_IB_BLOCK 64		/* one credit */
+#define SIM_IB_CREDIT_MAX 2048	/* 12-bit counters: at most half the space outstanding */
+
+/* Data on the lossless priority; ACK/NAK/CNP on a strict-priority class that PFC never stops. */
+enum sim_class {
+	SIM_DATA,
+	SIM_CTRL,
+	SIM_CLASSES
+};
+
+enum sim_ev_kind {
+	EV_TX_DONE,		/* ref port: its transmitter is free */
+	EV_ARRIVE,		/* ref packet: it reached the node past its in_port */
+	EV_WAKE,		/* ref host: a paced flow may send */
+	EV_PFC,			/* ref port: a PFC frame for the data priority, arg quanta */
+	EV_PAUSE_END,		/* ref port: a pause may have run out, arg generation */
+	EV_XOFF_REFRESH,	/* ref port: re-send XOFF while its PG is over, arg generation */
+	EV_CREDIT,		/* ref port: an InfiniBand flow-control update, arg FCCL */
+	EV_RATE_TIMER,		/* ref flow: DCQCN timer T, arg generation */
+	EV_ALPHA_TIMER,		/* ref flow: DCQCN timer K, arg generation */
+	EV_RTO,			/* ref flow: retransmission timer */
+	EV_START,		/* ref flow: it begins */
+	EV_KIND_COUNT
+};
+
+/* 16 bytes, so four fit a cache line. */
+struct sim_ev {
+	uint64_t t;
+	uint32_t ref;
+	uint16_t arg;
+	uint8_t kind;
+	uint8_t spare;
+};
+
+/* A 4-ary min-heap on time: two levels fewer than a binary one, children in one cache line. */
+struct sim_heap {
+	struct sim_ev *ev;
+	size_t n, cap;
+};
+
+int sim_heap_init(struct sim_heap *h, size_t cap);
+void sim_heap_free(struct sim_heap *h);
+/* 0, or -ENOMEM when it had to grow and could not. */
+int sim_heap_push(struct sim_heap *h, uint64_t t, uint8_t kind, uint32_t ref, uint16_t arg);
+bool sim_heap_pop(struct sim_heap *h, struct sim_ev *out);
+
+/*
+ * The event queue: a timing wheel of 4.096 ns buckets covering the next 67 us (where packets,
+ * PFC frames, credit updates and DCQCN timers land: O(1) push and pop, a bitmap finds the next
+ * bucket) and the heap for what lies further. Equal times pop in push order.
+ */
+#define SIM_WHEEL_SHIFT 12
+#define SIM_WHEEL_SLOTS 16384
+
+struct sim_wev {
+	struct sim_ev ev;
+	uint32_t next;
+};
+
+struct sim_evq {
+	uint64_t cur;				/* the bucket of the last event popped */
+	uint32_t head[SIM_WHEEL_SLOTS], tail[SIM_WHEEL_SLOTS];
+	uint64_t bits[SIM_WHEEL_SLOTS / 64];	/* non-empty buckets */
+	struct sim_wev *pool;
+	uint32_t n_pool, cap_pool, free;
+	size_t n_wheel;
+	struct sim_heap far;
+};
+
+int sim_evq_init(struct sim_evq *q);
+void sim_evq_free(struct sim_evq *q);
+int sim_evq_push(struct sim_evq *q, uint64_t t, uint8_t kind, uint32_t ref, uint16_t arg);
+/* The next event, if there is one due at or before @until. */
+bool sim_evq_pop(struct sim_evq *q, uint64_t until, struct sim_ev *out);
+
+enum sim_pkt_type {
+	PKT_DATA,
+	PKT_ACK,
+	PKT_NACK,
+	PKT_CNP,
+};
+
+struct sim_pkt {
+	uint32_t flow;
+	uint32_t psn;		/* DATA: its sequence; ACK/NACK: the next one expected */
+	uint32_t next;		/* queue link, or free list */
+	uint32_t in_port;	/* the port it arrived through at the current node */
+	uint16_t bytes;		/* frame: payload + headers, what a buffer holds */
+	uint8_t type;
+	uint8_t ce;		/* ECN congestion experienced */
+};
+
+struct sim_q {
+	uint32_t head, tail, n;
+	uint64_t bytes;
+};
+
+/* A switch's accounting of what arrived through one port (a priority group). */
+struct sim_pg {
+	uint64_t shared, hdrm;	/* bytes charged to the shared pool and to the headroom */
+	bool xoff;		/* PAUSE sent, no resume yet */
+	uint16_t gen;
+};
+
+struct sim_port {
+	uint32_t node, peer;		/* owner, and the port at the link's other end */
+	uint64_t speed_bps, delay_ps;
+	uint64_t busy_until;		/* its transmitter is serialising until then */
+	bool busy;
+	bool to_host;			/* the peer is a host: always has room, sends no PFC */
+	struct sim_q q[SIM_CLASSES];	/* switch egress queues (hosts queue control only) */
+	/* as a transmitter told to PAUSE */
+	bool paused;
+	uint16_t pause_gen;
+	uint64_t pause_until, pause_start, paused_ps;
+	uint64_t response_ps;		/* how long it takes to act on a PFC frame */
+	/* as a switch's receiver: the priority groups and PFC sent */
+	struct sim_pg pg[SIM_CLASSES];
+	uint64_t hdrm_limit;
+	/* InfiniBand, as a transmitter: last FCCL received, blocks sent; as a receiver */
+	uint16_t fccl, fctbs;
+	uint16_t abr;
+	uint32_t free_blocks;
+	/* waiting for credits with something to send */
+	bool waiting;
+	uint64_t wait_start, wait_ps;
+	/* counters */
+	uint64_t pause_rx, pause_tx, ecn_marked, drops, cnp_sent, cnp_handled, tx_bytes;
+};
+
+struct sim_node {
+	bool sw;
+	uint32_t port0, n_ports;
+	uint32_t index;			/* host number, or switch number */
+	uint32_t tier;			/* switches: 0 single or leaf, 1 spine */
+	uint64_t shared_size, shared_used;	/* switches, RoCE */
+};
+
+struct sim_host {
+	uint32_t port;
+	uint32_t active;		/* a ring of flows with something to send, by next_active */
+	uint32_t n_active;
+	uint64_t wake_at;		/* an EV_WAKE is pending for then; 0 none */
+};
+
+/* DCQCN reaction point state of one flow (rates in bit/s). */
+struct sim_dcqcn {
+	double rc, rt, alpha, line;
+	unsigned int it, ib;		/* stages counted by the timer and the byte counter */
+	uint64_t bytes;			/* sent since the byte counter last fired */
+	uint16_t t_gen, k_gen;
+	bool cut;			/* below line rate: timers run */
+};
+
+struct sim_flow {
+	uint32_t src, dst;		/* hosts */
+	uint32_t hash;			/* ECMP */
+	uint64_t size;			/* bytes, 0: until the end */
+	uint32_t npkts;			/* 0: until the end */
+	uint64_t start, done_at;	/* done_at: the sender saw the last ACK */
+	/* sender */
+	uint32_t snd_nxt, snd_una, rto_una;
+	uint64_t next_tx;		/* pacing: not before */
+	bool rto_armed, active, done;
+	uint32_t next_active, prev_active;
+	struct sim_dcqcn cc;
+	uint64_t retransmits;
+	/* receiver */
+	uint32_t rcv_nxt, since_ack;
+	bool nack_sent, rx_done, cnp_ever;
+	uint64_t last_cnp, rx_bytes, rx_pkts, rx_done_at;
+};
+
+/* xoshiro256**, seeded by splitmix64: fast, small, and ours (never rand()). */
+struct sim_rng {
+	uint64_t s[4];
+};
+
+void sim_rng_seed(struct sim_rng *r, uint64_t seed);
+uint64_t sim_rng_next(struct sim_rng *r);
+/* Uniform in [0, 1). */
+double sim_rng_unit(struct sim_rng *r);
+uint64_t sim_mix64(uint64_t x);
+
+struct sim {
+	const struct nd_scenario *sc;
+	enum nd_fabric fabric;
+	uint64_t now, end;
+	struct sim_evq *evq;
+	struct sim_pkt *pkt;
+	uint32_t n_pkt, cap_pkt, free_pkt;
+	struct sim_node *nodes;
+	uint32_t n_nodes, n_hosts;
+	struct sim_port *ports;
+	uint32_t n_ports;
+	struct sim_host *hosts;
+	struct sim_flow *flows;
+	uint32_t n_flows;
+	double *series;			/* bytes per flow per interval: flows x n_series */
+	size_t n_series;
+	struct sim_rng rng_ecn;
+	unsigned int hdr, gap;		/* per packet: header bytes, wire-only bytes */
+	unsigned int data_bytes;	/* frame of a full data packet */
+	uint64_t events, packets, retransmits, drops;
+	int err;			/* the first -errno in the loop; it stops there */
+};
+
+/* sim.c: a run in steps, for nd_sim_run() and the unit tests (which poke between steps) */
+int sim_setup(struct sim *s, const struct nd_scenario *sc, enum nd_fabric fabric,
+	      struct nd_err *e);
+/* Process events up to and including time @until; the clock then reads @until. */
+void sim_loop(struct sim *s, uint64_t until);
+/* Close open pauses and credit waits at the end of the run. */
+void sim_finish(struct sim *s);
+void sim_teardown(struct sim *s);
+
+/* sim_net.c: the topology, routing, transmitters and switch forwarding */
+int sim_net_build(struct sim *s, struct nd_err *e);
+void sim_net_free(struct sim *s);
+uint32_t sim_pkt_alloc(struct sim *s);
+void sim_pkt_free(struct sim *s, uint32_t p);
+void sim_push(struct sim *s, uint64_t t, uint8_t kind, uint32_t ref, uint16_t arg);
+uint64_t sim_ser_ps(const struct sim_port *port, unsigned int bytes);
+/* Put packet @p on the wire of @port now (the port is free). */
+void sim_transmit(struct sim *s, uint32_t port, uint32_t p);
+/* Start the next transmission of @port if it is free and may send. */
+void sim_kick(struct sim *s, uint32_t port);
+void sim_on_arrive(struct sim *s, uint32_t p);
+void sim_on_tx_done(struct sim *s, uint32_t port);
+void sim_q_push(struct sim *s, struct sim_q *q, uint32_t p);
+uint32_t sim_q_pop(struct sim *s, struct sim_q *q);
+/* "h3", "sw0/h3", "leaf1/spine0": for the report. */
+void sim_port_name(const struct sim *s, uint32_t port, char *buf, size_t size);
+
+/* sim_pfc.c: per-PG admission with static or dynamic thresholds, headroom, PAUSE */
+bool sim_pfc_admit(struct sim *s, uint32_t in_port, unsigned int bytes);
+void sim_pfc_release(struct sim *s, uint32_t in_port, unsigned int bytes);
+void sim_on_pfc(struct sim *s, uint32_t port, uint16_t quanta);
+void sim_on_pause_end(struct sim *s, uint32_t port, uint16_t gen);
+void sim_on_xoff_refresh(struct sim *s, uint32_t port, uint16_t gen);
+/* Close an open pause at the end of the run. */
+void sim_pfc_finish(struct sim *s, uint32_t port);
+/* The PG threshold in force on @node now. */
+uint64_t sim_pfc_threshold(const struct sim *s, const struct sim_node *node);
+
+/* sim_ecn.c: RED at the egress (dequeue), and the notification point at receivers */
+bool sim_ecn_mark(struct sim *s, uint64_t queue_bytes);
+void sim_np_on_ce(struct sim *s, uint32_t flow);
+
+/* sim_dcqcn.c: the reaction point (pure, so the unit tests drive it step by step) */
+void sim_dcqcn_init(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p, double line_bps);
+void sim_dcqcn_cnp(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p);
+void sim_dcqcn_alpha_timer(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p);
+void sim_dcqcn_rate_timer(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p);
+/* Count @bytes sent; true when the byte counter fired (a rate increase was applied). */
+bool sim_dcqcn_sent(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p, uint64_t bytes);
+/* ...and their wiring into the event loop */
+void sim_dcqcn_on_cnp(struct sim *s, uint32_t flow);
+void sim_on_rate_timer(struct sim *s, uint32_t flow, uint16_t gen);
+void sim_on_alpha_timer(struct sim *s, uint32_t flow, uint16_t gen);
+
+/* sim_ib.c: credit-based flow control per VL, 64-byte blocks, 12-bit counters */
+unsigned int sim_ib_blocks(unsigned int bytes);
+bool sim_ib_can_send(uint16_t fccl, uint16_t fctbs, unsigned int blocks);
+/* May @port send @bytes now? Starts its credit wait when not. */
+bool sim_ib_tx_ok(struct sim *s, uint32_t port, unsigned int bytes);
+void sim_ib_sent(struct sim *s, uint32_t port, unsigned int bytes);
+/* A switch receiver takes @bytes into its VL buffer; false on overflow (never, by design). */
+bool sim_ib_rx(struct sim *s, uint32_t in_port, unsigned int bytes);
+/* ...and frees them when they leave: a flow-control update goes back upstream. */
+void sim_ib_release(struct sim *s, uint32_t in_port, unsigned int bytes);
+void sim_on_credit(struct sim *s, uint32_t port, uint16_t fccl);
+void sim_ib_init_port(struct sim *s, uint32_t port);
+void sim_wait_start(struct sim *s, struct sim_port *port);
+void sim_wait_stop(struct sim *s, struct sim_port *port);
+
+/* sim_host.c: the NIC: paced flows, go-back-N, ACK/NAK, CNP generation */
+void sim_host_kick(struct sim *s, uint32_t host);
+void sim_host_rx(struct sim *s, uint32_t host, uint32_t p);
+void sim_host_send_ctrl(struct sim *s, uint32_t host, uint32_t flow, enum sim_pkt_type type,
+			uint32_t psn);
+void sim_on_start(struct sim *s, uint32_t flow);
+void sim_on_rto(struct sim *s, uint32_t flow);
+
+/* sim_workload.c: the flows of a pattern, or Poisson arrivals from a CDF */
+int sim_workload_build(struct sim *s, struct nd_err *e);
+/* A size drawn from the CDF by its percentile @u in [0, 1). */
+double sim_cdf_sample(const struct nd_cdf_point *pts, size_t n, double u);
+/* The host count of a topology. */
+unsigned int sim_topo_hosts(const struct nd_sim_topo *t);
+
+/* sim_report.c */
+int sim_report(struct sim *s, struct nd_run_report *r, struct nd_sim_stats *st,
+	       struct nd_err *e);
+/* The FCT of @flow on an idle fabric: base RTT plus its bytes at the sender's line rate. */
+double sim_ideal_fct_ps(const struct sim *s, const struct sim_flow *f);
+
+#endif

@@ -1,0 +1,699 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The canonical counter model, the map file format and the shipped maps against fixture name
+ * lists of each driver family: every counter such a driver lists must come out mapped.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_counters.h"
+#include "unit.h"
+
+const char *unit_counter_maps(void)
+{
+	static char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s/../../data/counters", unit_fixtures());
+	return dir;
+}
+
+void unit_counter_root(const char *name)
+{
+	char path[PATH_MAX];
+
+	if (name) {
+		snprintf(path, sizeof(path), "%s/%s", unit_fixtures(), name);
+		setenv("NODROP_SYSROOT", path, 1);
+	} else {
+		unsetenv("NODROP_SYSROOT");
+	}
+	nd_sysroot_reset();
+}
+
+/* ---- the model ---- */
+
+START_TEST(infos_are_well_formed)
+{
+	static const char *const units[] = { "frames", "us", "packets", "bytes", "events", "ticks",
+					     "operations" };
+	const struct nd_counter_info *v;
+	size_t n, i, j, u;
+
+	v = nd_counter_infos(&n);
+	ck_assert_uint_ge(n, 60);
+	ck_assert_ptr_null(v[n].name);
+	for (i = 0; i < n; i++) {
+		const char *s = v[i].name;
+
+		ck_assert_msg(*s >= 'a' && *s <= 'z', "%s starts with a letter", s);
+		for (; *s; s++)
+			ck_assert_msg((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+				      *s == '_', "%s is snake_case", v[i].name);
+		ck_assert_uint_lt(strlen(v[i].name), ND_CTR_NAME_MAX);
+		for (u = 0; u < sizeof(units) / sizeof(units[0]); u++)
+			if (!strcmp(v[i].unit, units[u]))
+				break;
+		ck_assert_msg(u < sizeof(units) / sizeof(units[0]), "%s unit %s", v[i].name,
+			      v[i].unit);
+		ck_assert_uint_gt(strlen(v[i].help), 10);
+		ck_assert_ptr_null(strchr(v[i].help, '\n'));
+		for (j = 0; j < i; j++)
+			ck_assert_str_ne(v[i].name, v[j].name);
+		ck_assert_ptr_eq(nd_counter_info(v[i].name), &v[i]);
+	}
+	ck_assert(nd_counter_info("pfc_rx_frames")->per_prio);
+	ck_assert(!nd_counter_info("pause_rx_frames")->per_prio);
+	ck_assert(nd_counter_info("rx_no_wqe_discards")->loss);
+	ck_assert(!nd_counter_info("cnp_sent")->loss);
+	ck_assert_str_eq(nd_counter_info("ib_xmit_wait")->unit, "ticks");
+	ck_assert_ptr_null(nd_counter_info("rx_prio3_pause"));
+}
+END_TEST
+
+/* nodrop-counters(8) documents every canonical name, with its unit. */
+START_TEST(man_page_lists_every_name)
+{
+	const struct nd_counter_info *v;
+	char path[PATH_MAX], want[160], *man;
+	size_t n, i;
+	long len;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/../../man/nodrop-counters.8", unit_fixtures());
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	man = calloc(1, (size_t)len + 1);
+	ck_assert_int_eq(fread(man, 1, (size_t)len, f), len);
+	fclose(f);
+	v = nd_counter_infos(&n);
+	for (i = 0; i < n; i++) {
+		snprintf(want, sizeof(want), "\n.BR %s \" (%s%s", v[i].name,
+			 v[i].per_prio ? "per priority, " : "", v[i].unit);
+		ck_assert_msg(strstr(man, want) != NULL, "nodrop-counters.8 lacks '%s'", want + 1);
+	}
+	free(man);
+}
+END_TEST
+
+/* ---- the map format ---- */
+
+static const struct {
+	const char *text;
+	const char *error;	/* NULL: parses */
+} map_cases[] = {
+	{ "drivers x\n# comment\n\nethtool a rx_bytes 64   # trailing\nrdma a rx_bytes 64\n",
+	  NULL },
+	{ "ibdevs rxe\nrdma a{p}b pfc_rx_frames 64\n", NULL },
+	{ "drivers x\nfoo a b 64\n", "t.map:2: unknown source or keyword 'foo'" },
+	{ "drivers x\nethtool a nosuch 64\n", "t.map:2: unknown canonical counter 'nosuch'" },
+	{ "drivers x\nethtool a pfc_rx_frames 64\n", "t.map:2: 'pfc_rx_frames' is per priority" },
+	{ "drivers x\nethtool a{p} rx_bytes 64\n", "t.map:2: 'rx_bytes' is not per priority" },
+	{ "drivers x\nethtool a rx_bytes 65\n", "t.map:2: width '65' is not a number of bits" },
+	{ "drivers x\nethtool a rx_bytes 0x20\n", "t.map:2: width '0x20'" },
+	{ "drivers x\nethtool a rx_bytes 64 bogus\n", "t.map:2: unknown flag 'bogus'" },
+	{ "drivers x\nethtool a rx_bytes 64 scale=0\n", "t.map:2: unknown flag 'scale=0'" },
+	{ "drivers x\nethtool a rx_bytes 32 sum\n", "t.map:2: 'sum' needs width 64" },
+	{ "drivers x\nethtool a rx_bytes 64 sat\n", "t.map:2: 'sat' needs a width below 64" },
+	{ "drivers x\nethtool a rx_bytes 32 scale=4\n", "t.map:2: 'scale=' needs width 64" },
+	{ "drivers x\nethtool a rx_bytes 64\nethtool a tx_bytes 64\n",
+	  "t.map:3: this raw name is already mapped on line 2" },
+	{ "drivers x\nethtool a rx_bytes 64 sum\nethtool b rx_bytes 64\n",
+	  "t.map:3: 'sum' must be on every line for rx_bytes or on none (see line 2)" },
+	{ "ethtool a rx_bytes 64\n", "t.map:1: no 'drivers' or 'ibdevs' line" },
+	{ "drivers x\n", "t.map:1: no rule" },
+	{ "drivers x\nethtool a{p}{p} pfc_rx_frames 64\n", "t.map:2: raw name 'a{p}{p}': {p} may" },
+	{ "drivers x\nethtool a{q} rx_bytes 64\n",
+	  "t.map:2: raw name 'a{q}': the only placeholder" },
+	{ "drivers x\nethtool a rx_bytes\n", "t.map:2: a rule is SOURCE RAW-NAME CANONICAL WIDTH" },
+	{ "drivers\n", "t.map:1: 'drivers' needs at least one name" },
+	{ "drivers x\nethtool aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa "
+	  "rx_bytes 64\n", "t.map:2: raw name 'aaaa" },
+};
+
+START_TEST(map_format)
+{
+	struct nd_ctr_maps maps = { 0 };
+	struct nd_err e = { 0 };
+	int ret = nd_ctr_map_parse(&maps, "t.map", map_cases[_i].text, &e);
+
+	if (!map_cases[_i].error) {
+		ck_assert_msg(!ret, "case %d: %s", _i, e.msg);
+		ck_assert_uint_eq(maps.n, 1);
+	} else {
+		ck_assert_int_eq(ret, -EINVAL);
+		ck_assert_msg(!strncmp(e.msg, map_cases[_i].error, strlen(map_cases[_i].error)),
+			      "case %d: got '%s', want '%s...'", _i, e.msg, map_cases[_i].error);
+		ck_assert_uint_eq(maps.n, 0);
+	}
+	nd_ctr_maps_free(&maps);
+}
+END_TEST
+
+START_TEST(map_long_line)
+{
+	struct nd_ctr_maps maps = { 0 };
+	struct nd_err e = { 0 };
+	char text[2100];
+
+	memset(text, ' ', sizeof(text));
+	memcpy(text, "drivers x\n#", 11);
+	text[sizeof(text) - 1] = '\0';
+	ck_assert_int_eq(nd_ctr_map_parse(&maps, "t.map", text, &e), -EINVAL);
+	ck_assert_str_eq(e.msg, "t.map:2: line longer than 1024 characters");
+}
+END_TEST
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+START_TEST(maps_dir_errors)
+{
+	char dir[] = "/tmp/nd-maps-XXXXXX", path[PATH_MAX];
+	struct nd_ctr_maps maps;
+	struct nd_err e = { 0 };
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(nd_ctr_maps_load(&maps, dir, &e), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(e.msg, "no counter map (*.map) in "));
+	/* only *.map files count; the first bad line of the first bad file is named */
+	snprintf(path, sizeof(path), "%s/notes.txt", dir);
+	write_file(path, "not a map\n");
+	snprintf(path, sizeof(path), "%s/a.map", dir);
+	write_file(path, "drivers x\nethtool a rx_bytes 64\n");
+	snprintf(path, sizeof(path), "%s/b.map", dir);
+	write_file(path, "drivers y\n\nethtool b rx_byte 64\n");
+	ck_assert_int_eq(nd_ctr_maps_load(&maps, dir, &e), -EINVAL);
+	ck_assert_str_eq(strstr(e.msg, "/b.map:"), "/b.map:3: unknown canonical counter 'rx_byte' "
+			 "(nodrop-counters(8) lists them)");
+	ck_assert_uint_eq(maps.n, 0);
+	unlink(path);
+	ck_assert_int_eq(nd_ctr_maps_load(&maps, dir, &e), 0);
+	ck_assert_uint_eq(maps.n, 1);
+	nd_ctr_maps_free(&maps);
+	snprintf(path, sizeof(path), "%s/a.map", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/notes.txt", dir);
+	unlink(path);
+	rmdir(dir);
+	ck_assert_int_eq(nd_ctr_maps_load(&maps, "/nonexistent/nd", &e), -ENOENT);
+	ck_assert_ptr_nonnull(strstr(e.msg, "NODROP_COUNTER_MAPS"));
+}
+END_TEST
+
+START_TEST(maps_dir_default)
+{
+	char buf[PATH_MAX];
+
+	setenv("NODROP_COUNTER_MAPS", "/etc/nodrop/maps", 1);
+	ck_assert_str_eq(nd_ctr_maps_dir(buf, sizeof(buf)), "/etc/nodrop/maps");
+	unsetenv("NODROP_COUNTER_MAPS");
+	/* the unit runner is not in a build/ with ../data/counters: the installed dir */
+	ck_assert_ptr_nonnull(strstr(nd_ctr_maps_dir(buf, sizeof(buf)), "/counters"));
+}
+END_TEST
+
+START_TEST(shipped_maps_load)
+{
+	struct nd_ctr_maps maps;
+	struct nd_err e = { 0 };
+	size_t i, j, rules = 0;
+
+	ck_assert_msg(!nd_ctr_maps_load(&maps, unit_counter_maps(), &e), "%s", e.msg);
+	ck_assert_uint_eq(maps.n, 6);
+	for (i = 0; i < maps.n; i++) {
+		ck_assert(maps.v[i].n_drivers || maps.v[i].n_ibdevs);
+		for (j = 0; j < maps.v[i].n_rules; j++)
+			ck_assert_ptr_nonnull(maps.v[i].rules[j].info);
+		rules += maps.v[i].n_rules;
+	}
+	ck_assert_uint_gt(rules, 150);
+	nd_ctr_maps_free(&maps);
+}
+END_TEST
+
+static struct nd_ctr_maps shipped;
+
+static void load_shipped(void)
+{
+	struct nd_err e = { 0 };
+
+	ck_assert_msg(!nd_ctr_maps_load(&shipped, unit_counter_maps(), &e), "%s", e.msg);
+}
+
+static void free_shipped(void)
+{
+	nd_ctr_maps_free(&shipped);
+	unit_counter_root(NULL);
+}
+
+static void select_for(const char *driver, const char *ibdev, struct nd_ctr_sel *sel)
+{
+	const char *drivers[1] = { driver };
+
+	nd_ctr_select(&shipped, drivers, 1, ibdev, sel);
+}
+
+static bool selected(const struct nd_ctr_sel *sel, const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < sel->n; i++)
+		if (strstr(sel->map[i]->file, file))
+			return true;
+	return false;
+}
+
+START_TEST(selection)
+{
+	struct nd_ctr_sel sel;
+
+	select_for("nicsim", NULL, &sel);
+	ck_assert_uint_eq(sel.n, 3);
+	ck_assert(strstr(sel.map[0]->file, "/mlx5.map"));
+	ck_assert(selected(&sel, "/ib-pma.map") && selected(&sel, "/ethtool-pause.map"));
+	select_for("veth", "rxe0", &sel);
+	ck_assert(strstr(sel.map[0]->file, "/rxe.map"));
+	ck_assert(!selected(&sel, "/mlx5.map"));
+	select_for("", "mlx5_3", &sel);
+	ck_assert(selected(&sel, "/mlx5.map"));
+	select_for("ice", NULL, &sel);
+	ck_assert(selected(&sel, "/ice.map") && !selected(&sel, "/bnxt.map"));
+	select_for("virtio_net", NULL, &sel);
+	ck_assert_uint_eq(sel.n, 2);
+}
+END_TEST
+
+START_TEST(lookup_priorities)
+{
+	const struct nd_ctr_rule *r;
+	struct nd_ctr_sel sel;
+	int prio;
+
+	select_for("mlx5_core", NULL, &sel);
+	r = nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "rx_prio3_pause", &prio);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_str_eq(r->info->name, "pfc_rx_frames");
+	ck_assert_int_eq(prio, 3);
+	r = nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "rx_prio7_pause_duration", &prio);
+	ck_assert_str_eq(r->info->name, "pfc_rx_duration_us");
+	ck_assert_int_eq(prio, 7);
+	ck_assert_ptr_null(nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "rx_prio8_pause", &prio));
+	ck_assert_ptr_null(nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "rx_prio33_pause", &prio));
+	ck_assert_ptr_null(nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "rx_prio_pause", &prio));
+	ck_assert_int_eq(prio, -1);
+	/* the source is part of the name: out_of_buffer is an RDMA counter, not a driver string */
+	ck_assert_ptr_null(nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "out_of_buffer", &prio));
+	r = nd_ctr_lookup(&sel, ND_CTR_RDMA, "out_of_buffer", &prio);
+	ck_assert_uint_eq(r->width, 32);
+	ck_assert_int_eq(prio, -1);
+}
+END_TEST
+
+/* ---- driver families: fixture name lists through the shipped maps ---- */
+
+/* Feed "NAME VALUE" lines of a fixture's ethtool.txt as ethtool triples. */
+static void feed_ethtool(struct nd_ctr_build *b, const char *fixture, size_t *count)
+{
+	char path[PATH_MAX], line[256], name[128];
+	unsigned long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s/ethtool.txt", unit_fixtures(), fixture);
+	f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	*count = 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#')
+			continue;
+		ck_assert_int_eq(sscanf(line, "%127s %llu", name, &v), 2);
+		ck_assert_int_eq(nd_ctr_add(b, ND_CTR_ETHTOOL, name, v), 0);
+		(*count)++;
+	}
+	fclose(f);
+}
+
+static void ethtool_sample(const char *fixture, const char *driver, struct nd_sample *smp,
+			   size_t *count)
+{
+	struct nd_ctr_build b;
+	struct nd_ctr_sel sel;
+
+	memset(smp, 0, sizeof(*smp));
+	strcpy(smp->ifname, "fixture");
+	select_for(driver, NULL, &sel);
+	ck_assert_int_eq(nd_ctr_build_start(&b, smp, &sel), 0);
+	feed_ethtool(&b, fixture, count);
+	nd_ctr_build_finish(&b);
+}
+
+static size_t raw_count(const struct nd_sample *smp)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < smp->n; i++)
+		n += !smp->c[i].mapped;
+	return n;
+}
+
+/* The value of a canonical counter from @src, failing the test when it is absent. */
+static uint64_t val(const struct nd_sample *smp, const char *name, int prio,
+		    enum nd_ctr_source src)
+{
+	size_t i;
+
+	for (i = 0; i < smp->n; i++)
+		if (smp->c[i].mapped && smp->c[i].prio == prio && smp->c[i].source == src &&
+		    !strcmp(smp->c[i].name, name))
+			return smp->c[i].value;
+	ck_abort_msg("%s prio %d not in the sample", name, prio);
+	return 0;
+}
+
+static const struct nd_counter *ctr(const struct nd_sample *smp, const char *name, int prio)
+{
+	const struct nd_counter *c = nd_sample_find(smp, name, prio);
+
+	ck_assert_msg(c != NULL, "%s prio %d not in the sample", name, prio);
+	return c;
+}
+
+/* Sample @ifname of a fixture tree: its sysfs sources (RDMA hw_counters, PMA). */
+static void sysfs_sample(const char *fixture, const char *ifname, struct nd_sample *smp)
+{
+	struct nd_sampler *s;
+	struct nd_err e = { 0 };
+
+	unit_counter_root(fixture);
+	ck_assert_msg(!nd_sampler_new(&s, unit_counter_maps(), &e), "%s", e.msg);
+	ck_assert_msg(!nd_sample_port(s, ifname, smp, &e), "%s", e.msg);
+	nd_sampler_free(s);
+	ck_assert(!smp->rdma_netlink);
+	ck_assert_uint_gt(smp->t_ns, 0);
+}
+
+START_TEST(mlx5_ethtool)
+{
+	struct nd_sample smp;
+	size_t n, p;
+
+	ethtool_sample("ctr-mlx5", "mlx5_core", &smp, &n);
+	ck_assert_uint_eq(n, 88);
+	ck_assert_uint_eq(raw_count(&smp), 0);
+	ck_assert_uint_eq(val(&smp, "pfc_rx_frames", 3, ND_CTR_ETHTOOL), 1053);
+	ck_assert_uint_eq(val(&smp, "pfc_tx_duration_us", 3, ND_CTR_ETHTOOL), 1056);
+	ck_assert_uint_eq(val(&smp, "pfc_rx_transitions", 3, ND_CTR_ETHTOOL), 1057);
+	ck_assert_ptr_null(nd_sample_find(&smp, "pfc_rx_frames", 2));
+	/* the MAC counter wins over the global-pause one, which is then left out */
+	ck_assert_uint_eq(val(&smp, "pause_rx_frames", -1, ND_CTR_ETHTOOL), 1010);
+	ck_assert_str_eq(ctr(&smp, "pause_rx_frames", -1)->raw, "rx_pause_ctrl_phy");
+	ck_assert_uint_eq(val(&smp, "pause_tx_duration_us", -1, ND_CTR_ETHTOOL), 1061);
+	ck_assert_uint_eq(val(&smp, "pause_storm_errors", -1, ND_CTR_ETHTOOL), 1064);
+	/* port traffic from the _phy counters, which count RoCE too */
+	ck_assert_uint_eq(val(&smp, "rx_packets", -1, ND_CTR_ETHTOOL), 1006);
+	ck_assert_str_eq(ctr(&smp, "rx_packets", -1)->raw, "rx_packets_phy");
+	ck_assert_uint_eq(val(&smp, "rx_nobuf_discards", -1, ND_CTR_ETHTOOL), 1012);
+	ck_assert_uint_eq(ctr(&smp, "rx_no_wqe_discards", -1)->width, 32);
+	for (p = 0; p < 8; p++) {
+		ck_assert_uint_eq(val(&smp, "rx_prio_packets", (int)p, ND_CTR_ETHTOOL),
+				  1014 + 5 * p);
+		ck_assert_uint_eq(val(&smp, "rx_prio_discards", (int)p, ND_CTR_ETHTOOL),
+				  1015 + 5 * p);
+		ck_assert_uint_eq(val(&smp, "rx_ecn_marked", (int)p, ND_CTR_ETHTOOL), 1067 + 3 * p);
+	}
+	/* mapped first, in the table's order */
+	ck_assert_str_eq(smp.c[0].name, "pfc_rx_frames");
+	nd_sample_free(&smp);
+}
+END_TEST
+
+START_TEST(mlx5_rdma)
+{
+	struct nd_sample smp;
+
+	sysfs_sample("ctr-mlx5", "eth2", &smp);
+	ck_assert_str_eq(smp.driver, "mlx5_core");
+	ck_assert_str_eq(smp.ibdev, "mlx5_0");
+	ck_assert_uint_eq(smp.ibport, 1);
+	ck_assert_uint_eq(smp.n, 17);
+	/* lifespan is no counter; an unmapped one stays, under its own name */
+	ck_assert_ptr_null(nd_sample_find(&smp, "lifespan", -1));
+	ck_assert_uint_eq(raw_count(&smp), 1);
+	ck_assert(!ctr(&smp, "resp_cqe_error", -1)->mapped);
+	ck_assert_uint_eq(ctr(&smp, "resp_cqe_error", -1)->value, 117);
+	ck_assert_uint_eq(val(&smp, "rx_no_wqe_discards", -1, ND_CTR_RDMA), 101);
+	ck_assert_uint_eq(ctr(&smp, "rx_no_wqe_discards", -1)->width, 32);
+	ck_assert_uint_eq(val(&smp, "seq_err_naks", -1, ND_CTR_RDMA), 104);
+	ck_assert_uint_eq(val(&smp, "transport_retries", -1, ND_CTR_RDMA), 105);
+	ck_assert_uint_eq(val(&smp, "retry_exceeded", -1, ND_CTR_RDMA), 107);
+	ck_assert_uint_eq(val(&smp, "roce_rx_ecn_marked", -1, ND_CTR_RDMA), 109);
+	ck_assert_uint_eq(val(&smp, "cnp_sent", -1, ND_CTR_RDMA), 110);
+	ck_assert_uint_eq(val(&smp, "cnp_handled", -1, ND_CTR_RDMA), 111);
+	ck_assert_uint_eq(val(&smp, "cnp_ignored", -1, ND_CTR_RDMA), 112);
+	ck_assert_uint_eq(ctr(&smp, "cnp_ignored", -1)->width, 64);
+	ck_assert_uint_eq(val(&smp, "rdma_tx_bytes", -1, ND_CTR_RDMA), 116);
+	nd_sample_free(&smp);
+}
+END_TEST
+
+START_TEST(bnxt_ethtool)
+{
+	struct nd_sample smp;
+	uint64_t sum = 0;
+	size_t n, p;
+
+	ethtool_sample("ctr-bnxt", "bnxt_en", &smp, &n);
+	ck_assert_uint_eq(n, 95);
+	ck_assert_uint_eq(raw_count(&smp), 0);
+	for (p = 0; p < 8; p++) {
+		ck_assert_uint_eq(val(&smp, "pfc_rx_frames", (int)p, ND_CTR_ETHTOOL),
+				  2008 + 11 * p);
+		ck_assert_uint_eq(val(&smp, "pfc_tx_transitions", (int)p, ND_CTR_ETHTOOL),
+				  2013 + 11 * p);
+		ck_assert_uint_eq(val(&smp, "tx_prio_packets", (int)p, ND_CTR_ETHTOOL),
+				  2017 + 11 * p);
+		sum += 2018 + 11 * p;
+	}
+	/* per-CoS discards add up to the port's */
+	ck_assert_uint_eq(val(&smp, "rx_nobuf_discards", -1, ND_CTR_ETHTOOL), sum);
+	ck_assert_str_eq(ctr(&smp, "rx_nobuf_discards", -1)->raw, "rx_discard_packets_cos0");
+	ck_assert_uint_eq(val(&smp, "pause_tx_frames", -1, ND_CTR_ETHTOOL), 2006);
+	ck_assert_uint_eq(val(&smp, "pause_storm_warnings", -1, ND_CTR_ETHTOOL), 2007);
+	ck_assert_uint_eq(val(&smp, "rx_packets", -1, ND_CTR_ETHTOOL), 2001);
+	nd_sample_free(&smp);
+}
+END_TEST
+
+/* The old and the new bnxt_re names give the same canonical counters. */
+START_TEST(bnxt_rdma_old_and_new)
+{
+	static const char *const both[] = { "roce_rx_ecn_marked", "cnp_sent", "cnp_handled",
+					    "seq_err_naks", "transport_retries", "retry_exceeded",
+					    "out_of_sequence", "duplicate_requests",
+					    "rnr_naks_rcvd", "rx_no_wqe_discards" };
+	struct nd_sample old, new;
+	size_t i;
+
+	sysfs_sample("ctr-bnxt", "ens1f0np0", &old);
+	sysfs_sample("ctr-bnxt", "ens1f1np1", &new);
+	ck_assert_str_eq(old.ibdev, "bnxt_re0");
+	ck_assert_str_eq(new.ibdev, "bnxt_re1");
+	ck_assert_uint_eq(raw_count(&old), 0);
+	ck_assert_uint_eq(raw_count(&new), 0);
+	ck_assert_uint_eq(old.n, 14);
+	ck_assert_uint_eq(new.n, 10);
+	for (i = 0; i < sizeof(both) / sizeof(both[0]); i++) {
+		ck_assert_uint_ge(val(&old, both[i], -1, ND_CTR_RDMA), 201);
+		ck_assert_uint_ge(val(&new, both[i], -1, ND_CTR_RDMA), 301);
+	}
+	ck_assert_uint_eq(val(&old, "cnp_sent", -1, ND_CTR_RDMA), 202);
+	ck_assert_uint_eq(val(&new, "cnp_sent", -1, ND_CTR_RDMA), 302);
+	ck_assert_uint_eq(val(&old, "rdma_rx_bytes", -1, ND_CTR_RDMA), 213);
+	ck_assert_uint_eq(val(&new, "rx_no_wqe_discards", -1, ND_CTR_RDMA), 309);
+	nd_sample_free(&old);
+	nd_sample_free(&new);
+}
+END_TEST
+
+START_TEST(ice_xon_xoff_add_up)
+{
+	struct nd_sample smp;
+	size_t n, p;
+
+	ethtool_sample("ctr-ice", "ice", &smp, &n);
+	ck_assert_uint_eq(n, 45);
+	ck_assert_uint_eq(raw_count(&smp), 0);
+	for (p = 0; p < 8; p++) {
+		uint64_t xon = 3014 + 4 * p;
+
+		ck_assert_uint_eq(val(&smp, "pfc_rx_frames", (int)p, ND_CTR_ETHTOOL),
+				  xon + xon + 1);
+		ck_assert_uint_eq(val(&smp, "pfc_tx_frames", (int)p, ND_CTR_ETHTOOL),
+				  (xon + 2) + (xon + 3));
+	}
+	ck_assert_str_eq(ctr(&smp, "pfc_rx_frames", 5)->raw, "rx_priority_5_xon.nic");
+	ck_assert_uint_eq(val(&smp, "pause_rx_frames", -1, ND_CTR_ETHTOOL), 3010 + 3011);
+	ck_assert_uint_eq(val(&smp, "pause_tx_frames", -1, ND_CTR_ETHTOOL), 3012 + 3013);
+	ck_assert_uint_eq(val(&smp, "rx_packets", -1, ND_CTR_ETHTOOL), 3001 + 3002 + 3003);
+	ck_assert_uint_eq(val(&smp, "rx_nobuf_discards", -1, ND_CTR_ETHTOOL), 3009);
+	nd_sample_free(&smp);
+}
+END_TEST
+
+START_TEST(irdma_rdma)
+{
+	struct nd_sample smp;
+
+	sysfs_sample("ctr-ice", "ens2f0", &smp);
+	ck_assert_str_eq(smp.driver, "ice");
+	ck_assert_str_eq(smp.ibdev, "irdma0");
+	ck_assert_uint_eq(raw_count(&smp), 0);
+	ck_assert_uint_eq(smp.n, 8);
+	ck_assert_uint_eq(val(&smp, "roce_rx_ecn_marked", -1, ND_CTR_RDMA), 401);
+	ck_assert_uint_eq(val(&smp, "cnp_sent", -1, ND_CTR_RDMA), 402);
+	ck_assert_uint_eq(val(&smp, "cnp_handled", -1, ND_CTR_RDMA), 403);
+	ck_assert_uint_eq(val(&smp, "cnp_ignored", -1, ND_CTR_RDMA), 404);
+	ck_assert_uint_eq(val(&smp, "rdma_rx_packets", -1, ND_CTR_RDMA), 405 + 406);
+	ck_assert_uint_eq(val(&smp, "rdma_tx_bytes", -1, ND_CTR_RDMA), 411 + 412);
+	nd_sample_free(&smp);
+}
+END_TEST
+
+START_TEST(rxe_every_counter)
+{
+	static const struct {
+		const char *name;
+		uint64_t value;
+	} want[] = {
+		{ "rdma_tx_packets", 500 }, { "rdma_rx_packets", 501 },
+		{ "duplicate_requests", 502 }, { "out_of_sequence", 503 },
+		{ "rnr_naks_rcvd", 504 }, { "rnr_naks_sent", 505 }, { "seq_err_naks", 506 },
+		{ "acks_deferred", 507 }, { "retry_exceeded", 508 }, { "rnr_retry_exceeded", 509 },
+		{ "transport_retries", 510 }, { "send_errors", 511 }, { "ib_link_downed", 512 },
+		{ "send_ops", 513 }, { "recv_ops", 514 },
+	};
+	struct nd_sample smp;
+	size_t i;
+
+	sysfs_sample("ctr-rxe", "veth0", &smp);
+	/* a veth has no device: the map is chosen by the RDMA device's name */
+	ck_assert_str_eq(smp.driver, "");
+	ck_assert_str_eq(smp.ibdev, "rxe0");
+	ck_assert_uint_eq(smp.n, 15);
+	ck_assert_uint_eq(raw_count(&smp), 0);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		ck_assert_uint_eq(val(&smp, want[i].name, -1, ND_CTR_RDMA), want[i].value);
+	nd_sample_free(&smp);
+}
+END_TEST
+
+START_TEST(ib_hca_pma)
+{
+	static const struct {
+		const char *name;
+		uint64_t value;
+		uint8_t width;
+		bool sat;
+	} want[] = {
+		{ "ib_xmit_wait", 4294967295u, 32, true }, { "ib_xmit_bytes", 4000, 64, false },
+		{ "ib_rcv_bytes", 8000, 64, false }, { "ib_xmit_packets", 601, 64, false },
+		{ "ib_rcv_packets", 602, 64, false }, { "ib_symbol_errors", 65535, 16, true },
+		{ "ib_link_error_recovery", 3, 8, true }, { "ib_link_downed", 255, 8, true },
+		{ "ib_rcv_errors", 604, 16, true },
+		{ "ib_rcv_remote_physical_errors", 605, 16, true },
+		{ "ib_rcv_switch_relay_errors", 606, 16, true },
+		{ "ib_xmit_discards", 607, 16, true },
+		{ "ib_xmit_constraint_errors", 8, 8, true },
+		{ "ib_rcv_constraint_errors", 9, 8, true },
+		{ "ib_local_link_integrity_errors", 15, 4, true },
+		{ "ib_excessive_buffer_overrun_errors", 2, 4, true },
+		{ "ib_vl15_dropped", 610, 16, true },
+	};
+	struct nd_sample smp;
+	size_t i;
+
+	sysfs_sample("ctr-ib", "ib0", &smp);
+	/* IPoIB: the HCA under the same PCI function */
+	ck_assert_str_eq(smp.ibdev, "mlx5_ib0");
+	ck_assert_str_eq(smp.driver, "mlx5_core");
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct nd_counter *c = ctr(&smp, want[i].name, -1);
+
+		ck_assert_int_eq(c->source, ND_CTR_PMA);
+		ck_assert_uint_eq(c->value, want[i].value);
+		ck_assert_uint_eq(c->width, want[i].width);
+		ck_assert_int_eq(c->saturates, want[i].sat);
+	}
+	/* an unmapped PMA counter stays raw; one the PMA cannot answer is left out */
+	ck_assert_uint_eq(raw_count(&smp), 1);
+	ck_assert(!ctr(&smp, "unicast_xmit_packets", -1)->mapped);
+	ck_assert_ptr_null(nd_sample_find(&smp, "port_rcv_packets_dropped", -1));
+	ck_assert_uint_eq(val(&smp, "rx_no_wqe_discards", -1, ND_CTR_RDMA), 701);
+	nd_sample_free(&smp);
+}
+END_TEST
+
+START_TEST(unknown_device)
+{
+	struct nd_sampler *s;
+	struct nd_sample smp;
+	struct nd_err e = { 0 };
+
+	unit_counter_root("ctr-rxe");
+	ck_assert_int_eq(nd_sampler_new(&s, unit_counter_maps(), &e), 0);
+	ck_assert_int_eq(nd_sample_port(s, "eth9", &smp, &e), -ENODEV);
+	ck_assert_str_eq(e.msg, "no network device 'eth9' (see 'ip link' for the names)");
+	ck_assert_int_eq(nd_sample_port(s, "../x", &smp, &e), -ENODEV);
+	ck_assert_int_eq(nd_sample_port(s, "", &smp, &e), -ENODEV);
+	nd_sampler_free(s);
+	ck_assert_int_eq(nd_sampler_new(&s, "/nonexistent", &e), -EINVAL);
+	ck_assert_int_eq(e.code, -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "/nonexistent"));
+}
+END_TEST
+
+Suite *suite_counters(void)
+{
+	Suite *s = suite_create("counters");
+	TCase *tc = tcase_create("model");
+
+	tcase_add_test(tc, infos_are_well_formed);
+	tcase_add_test(tc, man_page_lists_every_name);
+	tcase_add_loop_test(tc, map_format, 0, (int)(sizeof(map_cases) / sizeof(map_cases[0])));
+	tcase_add_test(tc, map_long_line);
+	tcase_add_test(tc, maps_dir_errors);
+	tcase_add_test(tc, maps_dir_default);
+	tcase_add_test(tc, shipped_maps_load);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("drivers");
+	tcase_add_checked_fixture(tc, load_shipped, free_shipped);
+	tcase_add_test(tc, selection);
+	tcase_add_test(tc, lookup_priorities);
+	tcase_add_test(tc, mlx5_ethtool);
+	tcase_add_test(tc, mlx5_rdma);
+	tcase_add_test(tc, bnxt_ethtool);
+	tcase_add_test(tc, bnxt_rdma_old_and_new);
+	tcase_add_test(tc, ice_xon_xoff_add_up);
+	tcase_add_test(tc, irdma_rdma);
+	tcase_add_test(tc, rxe_every_counter);
+	tcase_add_test(tc, ib_hca_pma);
+	tcase_add_test(tc, unknown_device);
+	suite_add_tcase(s, tc);
+	suite_add_tcase(s, tcase_counters_build());
+	suite_add_tcase(s, tcase_counters_diff());
+	suite_add_tcase(s, tcase_counters_netlink());
+	suite_add_tcase(s, tcase_counters_cli());
+	return s;
+}

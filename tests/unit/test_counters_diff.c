@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Deltas (wraps, saturation, resets, counters that come and go), how the mapper resolves names
+ * that share a meaning, and the netlink replies the sampler parses, from bytes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/ethtool_netlink.h>
+#include <linux/genetlink.h>
+#include <rdma/rdma_netlink.h>
+
+#include "test_counters.h"
+#include "unit.h"
+
+#define SEC 1000000000ull
+
+static struct nd_counter mk(const char *name, int prio, uint64_t value, uint8_t width, bool sat)
+{
+	struct nd_counter c = { .prio = prio, .mapped = true, .source = ND_CTR_RDMA,
+				.value = value, .width = width, .saturates = sat };
+
+	strcpy(c.name, name);
+	strcpy(c.raw, name);
+	return c;
+}
+
+static void sample(struct nd_sample *s, uint64_t t_ns, const struct nd_counter *c, size_t n)
+{
+	memset(s, 0, sizeof(*s));
+	strcpy(s->ifname, "eth2");
+	s->t_ns = t_ns;
+	s->c = calloc(n + 1, sizeof(*c));
+	memcpy(s->c, c, n * sizeof(*c));
+	s->n = n;
+}
+
+/* The one delta of a diff of single-counter samples @a -> @b. */
+static struct nd_delta one(struct nd_counter a, struct nd_counter b)
+{
+	struct nd_sample sa, sb;
+	struct nd_delta *d, r;
+	struct nd_err e = { 0 };
+	size_t n;
+
+	sample(&sa, 1 * SEC, &a, 1);
+	sample(&sb, 3 * SEC, &b, 1);
+	ck_assert_int_eq(nd_sample_diff(&sa, &sb, &d, &n, &e), 0);
+	ck_assert_uint_eq(n, 1);
+	r = d[0];
+	free(d);
+	nd_sample_free(&sa);
+	nd_sample_free(&sb);
+	return r;
+}
+
+START_TEST(delta_and_rate)
+{
+	struct nd_delta d = one(mk("cnp_sent", -1, 100, 64, false),
+				mk("cnp_sent", -1, 300, 64, false));
+
+	ck_assert_int_eq(d.status, ND_DELTA_OK);
+	ck_assert_uint_eq(d.delta, 200);
+	ck_assert_uint_eq(d.value, 300);
+	ck_assert_double_eq_tol(d.rate, 100.0, 1e-9);
+	ck_assert_int_eq(d.source, ND_CTR_RDMA);
+	ck_assert(d.mapped);
+}
+END_TEST
+
+START_TEST(wrap_32)
+{
+	struct nd_delta d = one(mk("rx_no_wqe_discards", -1, 4294967290u, 32, false),
+				mk("rx_no_wqe_discards", -1, 4, 32, false));
+
+	ck_assert_int_eq(d.status, ND_DELTA_WRAPPED);
+	ck_assert_uint_eq(d.delta, 10);
+	ck_assert_double_eq_tol(d.rate, 5.0, 1e-9);
+}
+END_TEST
+
+/* A fall that would be a wrap of more than half the range is a reset; half exactly a wrap. */
+START_TEST(wrap_or_reset_32)
+{
+	struct nd_delta d;
+
+	d = one(mk("x", -1, 1000, 32, false), mk("x", -1, 10, 32, false));
+	ck_assert_int_eq(d.status, ND_DELTA_RESET);
+	ck_assert_uint_eq(d.delta, 0);
+	ck_assert_double_eq(d.rate, 0);
+	d = one(mk("x", -1, 0x80000000u, 32, false), mk("x", -1, 0, 32, false));
+	ck_assert_int_eq(d.status, ND_DELTA_WRAPPED);
+	ck_assert_uint_eq(d.delta, 0x80000000u);
+	d = one(mk("x", -1, 0x7fffffffu, 32, false), mk("x", -1, 0, 32, false));
+	ck_assert_int_eq(d.status, ND_DELTA_RESET);
+	/* the same rule at other widths */
+	d = one(mk("x", -1, 250, 8, false), mk("x", -1, 3, 8, false));
+	ck_assert_int_eq(d.status, ND_DELTA_WRAPPED);
+	ck_assert_uint_eq(d.delta, 9);
+}
+END_TEST
+
+START_TEST(reset_64)
+{
+	struct nd_delta d = one(mk("x", -1, 5000000000ull, 64, false), mk("x", -1, 7, 64, false));
+
+	ck_assert_int_eq(d.status, ND_DELTA_RESET);
+	ck_assert_uint_eq(d.delta, 0);
+	ck_assert_uint_eq(d.value, 7);
+}
+END_TEST
+
+START_TEST(saturating)
+{
+	struct nd_delta d;
+
+	d = one(mk("ib_symbol_errors", -1, 100, 16, true),
+		mk("ib_symbol_errors", -1, 65535, 16, true));
+	ck_assert_int_eq(d.status, ND_DELTA_SATURATED);
+	ck_assert_uint_eq(d.delta, 65435);
+	d = one(mk("s", -1, 65535, 16, true), mk("s", -1, 65535, 16, true));
+	ck_assert_int_eq(d.status, ND_DELTA_SATURATED);
+	ck_assert_uint_eq(d.delta, 0);
+	/* cleared (perfquery -x) from the maximum: a reset, not a wrap */
+	d = one(mk("s", -1, 65535, 16, true), mk("s", -1, 3, 16, true));
+	ck_assert_int_eq(d.status, ND_DELTA_RESET);
+	d = one(mk("s", -1, 5, 16, true), mk("s", -1, 9, 16, true));
+	ck_assert_int_eq(d.status, ND_DELTA_OK);
+	ck_assert_uint_eq(d.delta, 4);
+	d = one(mk("s", -1, 3, 4, true), mk("s", -1, 15, 4, true));
+	ck_assert_int_eq(d.status, ND_DELTA_SATURATED);
+	ck_assert_uint_eq(d.delta, 12);
+	d = one(mk("w", -1, 100, 32, true), mk("w", -1, 4294967295u, 32, true));
+	ck_assert_int_eq(d.status, ND_DELTA_SATURATED);
+}
+END_TEST
+
+/* Values the map's width cannot hold: the values are right and the map is not. */
+START_TEST(width_too_small)
+{
+	struct nd_delta d;
+
+	d = one(mk("x", -1, 1ull << 40, 32, false), mk("x", -1, (1ull << 40) + 5, 32, false));
+	ck_assert_int_eq(d.status, ND_DELTA_OK);
+	ck_assert_uint_eq(d.delta, 5);
+	d = one(mk("x", -1, 1ull << 40, 32, false), mk("x", -1, 3, 32, false));
+	ck_assert_int_eq(d.status, ND_DELTA_RESET);
+	d = one(mk("s", -1, 70000, 16, true), mk("s", -1, 70010, 16, true));
+	ck_assert_int_eq(d.status, ND_DELTA_OK);
+}
+END_TEST
+
+/* Another raw counter behind the same name cannot be compared with the first one. */
+START_TEST(raw_changed)
+{
+	struct nd_counter a = mk("pause_rx_frames", -1, 10, 64, false);
+	struct nd_counter b = mk("pause_rx_frames", -1, 20, 64, false);
+	struct nd_delta d;
+
+	strcpy(b.raw, "rx_global_pause");
+	d = one(a, b);
+	ck_assert_int_eq(d.status, ND_DELTA_RESET);
+	b = mk("pause_rx_frames", -1, 20, 32, false);
+	ck_assert_int_eq(one(a, b).status, ND_DELTA_RESET);
+}
+END_TEST
+
+START_TEST(new_and_gone)
+{
+	struct nd_counter a[] = { mk("pfc_rx_frames", 3, 50, 64, false),
+				  mk("cnp_sent", -1, 1, 64, false) };
+	struct nd_counter b[] = { mk("pfc_rx_frames", 4, 0, 64, false),
+				  mk("cnp_sent", -1, 2, 64, false) };
+	struct nd_sample sa, sb;
+	struct nd_err e = { 0 };
+	struct nd_delta *d;
+	size_t n;
+
+	sample(&sa, SEC, a, 2);
+	sample(&sb, 2 * SEC, b, 2);
+	ck_assert_int_eq(nd_sample_diff(&sa, &sb, &d, &n, &e), 0);
+	ck_assert_uint_eq(n, 3);
+	/* the second sample's order, then what vanished */
+	ck_assert_int_eq(d[0].prio, 4);
+	ck_assert_int_eq(d[0].status, ND_DELTA_NEW);
+	ck_assert_uint_eq(d[0].delta, 0);
+	ck_assert_int_eq(d[1].status, ND_DELTA_OK);
+	ck_assert_uint_eq(d[1].delta, 1);
+	ck_assert_int_eq(d[2].prio, 3);
+	ck_assert_int_eq(d[2].status, ND_DELTA_GONE);
+	ck_assert_uint_eq(d[2].value, 50);
+	ck_assert_ptr_eq(nd_delta_find(d, n, "pfc_rx_frames", 3), &d[2]);
+	ck_assert_ptr_null(nd_delta_find(d, n, "pfc_rx_frames", 5));
+	free(d);
+	nd_sample_free(&sa);
+	nd_sample_free(&sb);
+}
+END_TEST
+
+/* Raw names may repeat (a driver listing one twice): they pair up in order. */
+START_TEST(duplicates_pair_in_order)
+{
+	struct nd_counter a[3], b[3];
+	struct nd_sample sa, sb;
+	struct nd_err e = { 0 };
+	struct nd_delta *d;
+	size_t n, i;
+
+	for (i = 0; i < 3; i++) {
+		a[i] = mk("dup", -1, 10 * (i + 1), 64, false);
+		a[i].mapped = false;
+		a[i].source = ND_CTR_ETHTOOL;
+		b[i] = a[i];
+		b[i].value += i + 1;
+	}
+	sample(&sa, SEC, a, 3);
+	sample(&sb, SEC, b, 3);
+	ck_assert_int_eq(nd_sample_diff(&sa, &sb, &d, &n, &e), 0);
+	ck_assert_uint_eq(n, 3);
+	for (i = 0; i < 3; i++) {
+		ck_assert_int_eq(d[i].status, ND_DELTA_OK);
+		ck_assert_uint_eq(d[i].delta, i + 1);
+		/* no time passed: no rate */
+		ck_assert_double_eq(d[i].rate, 0);
+	}
+	free(d);
+	nd_sample_free(&sa);
+	nd_sample_free(&sb);
+}
+END_TEST
+
+/* A raw counter named like a canonical one, and one name from two sources. */
+START_TEST(find_prefers_canonical)
+{
+	struct nd_counter c[] = { mk("rx_bytes", -1, 1, 64, false),
+				  mk("rx_bytes", -1, 2, 64, false),
+				  mk("rx_bytes", -1, 3, 64, false) };
+	struct nd_sample s;
+	struct nd_err e = { 0 };
+	struct nd_delta *d;
+	size_t n;
+
+	c[0].mapped = false;
+	c[0].source = ND_CTR_ETHTOOL;
+	c[1].source = ND_CTR_ETHTOOL;
+	c[2].source = ND_CTR_PMA;
+	sample(&s, SEC, c, 3);
+	ck_assert_ptr_eq(nd_sample_find(&s, "rx_bytes", -1), &s.c[1]);
+	ck_assert_int_eq(nd_sample_diff(&s, &s, &d, &n, &e), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_ptr_eq(nd_delta_find(d, n, "rx_bytes", -1), &d[1]);
+	free(d);
+	nd_sample_free(&s);
+}
+END_TEST
+
+START_TEST(two_ports)
+{
+	struct nd_counter c = mk("x", -1, 1, 64, false);
+	struct nd_sample a, b;
+	struct nd_err e = { 0 };
+	struct nd_delta *d;
+	size_t n;
+
+	sample(&a, SEC, &c, 1);
+	sample(&b, SEC, &c, 1);
+	strcpy(b.ifname, "eth3");
+	ck_assert_int_eq(nd_sample_diff(&a, &b, &d, &n, &e), -EINVAL);
+	ck_assert_str_eq(e.msg, "cannot diff samples of two ports (eth2 and eth3)");
+	ck_assert_ptr_null(d);
+	nd_sample_free(&a);
+	nd_sample_free(&b);
+}
+END_TEST
+
+TCase *tcase_counters_diff(void)
+{
+	TCase *tc = tcase_create("diff");
+
+	tcase_add_test(tc, delta_and_rate);
+	tcase_add_test(tc, wrap_32);
+	tcase_add_test(tc, wrap_or_reset_32);
+	tcase_add_test(tc, reset_64);
+	tcase_add_test(tc, saturating);
+	tcase_add_test(tc, width_too_small);
+	tcase_add_test(tc, raw_changed);
+	tcase_add_test(tc, new_and_gone);
+	tcase_add_test(tc, duplicates_pair_in_order);
+	tcase_add_test(tc, find_prefers_canonical);
+	tcase_add_test(tc, two_ports);
+	return tc;
+}
+
+/* ---- the mapper: aliases, sums, scale ---- */
+
+static const char build_map[] =
+	"drivers x\n"
+	"ethtool mac_pause pause_rx_frames 64\n"
+	"ethtool fc_pause pause_rx_frames 64\n"
+	"ethtool xon{p} pfc_rx_frames 64 sum\n"
+	"ethtool xoff{p} pfc_rx_frames 64 sum\n"
+	"pma words ib_xmit_bytes 64 scale=4\n"
+	"pma errs ib_symbol_errors 16 sat\n";
+
+static void build(struct nd_sample *smp, const char *const *names, const uint64_t *values,
+		  size_t n, enum nd_ctr_source src)
+{
+	static const char *const drivers[] = { "x" };
+	struct nd_ctr_maps maps = { 0 };
+	struct nd_ctr_build b;
+	struct nd_ctr_sel sel;
+	struct nd_err e = { 0 };
+	size_t i;
+
+	ck_assert_int_eq(nd_ctr_map_parse(&maps, "t.map", build_map, &e), 0);
+	nd_ctr_select(&maps, drivers, 1, NULL, &sel);
+	memset(smp, 0, sizeof(*smp));
+	ck_assert_int_eq(nd_ctr_build_start(&b, smp, &sel), 0);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(nd_ctr_add(&b, src, names[i], values[i]), 0);
+	nd_ctr_build_finish(&b);
+	nd_ctr_maps_free(&maps);
+}
+
+/* Whichever order the driver lists them in, the first map line of an alias wins. */
+START_TEST(alias_first_line_wins)
+{
+	static const char *const names[] = { "fc_pause", "other", "mac_pause" };
+	static const uint64_t values[] = { 7, 1, 9 };
+	struct nd_sample smp;
+
+	build(&smp, names, values, 3, ND_CTR_ETHTOOL);
+	ck_assert_uint_eq(smp.n, 2);
+	ck_assert_str_eq(smp.c[0].name, "pause_rx_frames");
+	ck_assert_str_eq(smp.c[0].raw, "mac_pause");
+	ck_assert_uint_eq(smp.c[0].value, 9);
+	ck_assert(!smp.c[1].mapped);
+	ck_assert_str_eq(smp.c[1].name, "other");
+	nd_sample_free(&smp);
+	build(&smp, names, values, 1, ND_CTR_ETHTOOL);
+	ck_assert_str_eq(smp.c[0].raw, "fc_pause");
+	ck_assert_uint_eq(smp.c[0].value, 7);
+	nd_sample_free(&smp);
+}
+END_TEST
+
+START_TEST(sum_in_any_order)
+{
+	static const char *const names[] = { "xoff2", "xon5", "xon2" };
+	static const uint64_t values[] = { 30, 4, 12 };
+	struct nd_sample smp;
+
+	build(&smp, names, values, 3, ND_CTR_ETHTOOL);
+	ck_assert_uint_eq(smp.n, 2);
+	/* canonical order: priority 2 before 5 */
+	ck_assert_int_eq(smp.c[0].prio, 2);
+	ck_assert_uint_eq(smp.c[0].value, 42);
+	ck_assert_str_eq(smp.c[0].raw, "xon2");
+	ck_assert_int_eq(smp.c[1].prio, 5);
+	ck_assert_uint_eq(smp.c[1].value, 4);
+	nd_sample_free(&smp);
+}
+END_TEST
+
+START_TEST(scale_and_source)
+{
+	static const char *const names[] = { "errs", "words", "mac_pause" };
+	static const uint64_t values[] = { 65535, 250, 3 };
+	struct nd_sample smp;
+
+	build(&smp, names, values, 3, ND_CTR_PMA);
+	/* the ethtool rule does not map a PMA file of that name */
+	ck_assert_uint_eq(smp.n, 3);
+	ck_assert_str_eq(smp.c[0].name, "ib_xmit_bytes");
+	ck_assert_uint_eq(smp.c[0].value, 1000);
+	ck_assert_str_eq(smp.c[1].name, "ib_symbol_errors");
+	ck_assert(smp.c[1].saturates);
+	ck_assert_uint_eq(smp.c[1].width, 16);
+	ck_assert_str_eq(smp.c[2].name, "mac_pause");
+	ck_assert(!smp.c[2].mapped);
+	ck_assert_int_eq(smp.c[2].source, ND_CTR_PMA);
+	nd_sample_free(&smp);
+}
+END_TEST
+
+TCase *tcase_counters_build(void)
+{
+	TCase *tc = tcase_create("build");
+
+	tcase_add_test(tc, alias_first_line_wins);
+	tcase_add_test(tc, sum_in_any_order);
+	tcase_add_test(tc, scale_and_source);
+	return tc;
+}
+
+/* ---- netlink replies ---- */
+
+static char nlbuf[8192];
+
+struct seen {
+	char name[8][64];
+	uint64_t value[8];
+	int n;
+};
+
+static int seen_cb(void *data, const char *name, uint64_t value)
+{
+	struct seen *s = data;
+
+	ck_assert_int_lt(s->n, 8);
+	strcpy(s->name[s->n], name);
+	s->value[s->n++] = value;
+	return 0;
+}
+
+static struct nlmsghdr *rdma_reply(uint16_t cmd)
+{
+	struct nlmsghdr *nlh;
+
+	memset(nlbuf, 0, sizeof(nlbuf));
+	nlh = mnl_nlmsg_put_header(nlbuf);
+	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
+	return nlh;
+}
+
+static void hw_entry(struct nlmsghdr *nlh, const char *name, uint64_t value)
+{
+	struct nlattr *e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, name);
+	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, value);
+	mnl_attr_nest_end(nlh, e);
+}
+
+START_TEST(rdma_stat_reply)
+{
+	struct nlmsghdr *nlh = rdma_reply(RDMA_NLDEV_CMD_STAT_GET);
+	struct nd_err e = { 0 };
+	struct seen s = { 0 };
+	struct nlattr *table;
+
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 3);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	table = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	hw_entry(nlh, "sent_pkts", 12);
+	/* an attribute a later kernel might add inside the table is skipped */
+	mnl_attr_put_u32(nlh, 999, 1);
+	hw_entry(nlh, "rcvd_seq_err", 1ull << 40);
+	mnl_attr_nest_end(nlh, table);
+	ck_assert_int_eq(nd_ctr_parse_rdma_stat(nlh, seen_cb, &s, &e), 0);
+	ck_assert_int_eq(s.n, 2);
+	ck_assert_str_eq(s.name[0], "sent_pkts");
+	ck_assert_uint_eq(s.value[0], 12);
+	ck_assert_str_eq(s.name[1], "rcvd_seq_err");
+	ck_assert_uint_eq(s.value[1], 1ull << 40);
+}
+END_TEST
+
+START_TEST(rdma_stat_malformed)
+{
+	struct nlmsghdr *nlh = rdma_reply(RDMA_NLDEV_CMD_STAT_GET);
+	struct nd_err e = { 0 };
+	struct seen s = { 0 };
+	struct nlattr *table, *entry;
+
+	table = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "x");
+	/* a 32-bit value where the kernel sends 64 bits */
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, 5);
+	mnl_attr_nest_end(nlh, entry);
+	mnl_attr_nest_end(nlh, table);
+	ck_assert_int_eq(nd_ctr_parse_rdma_stat(nlh, seen_cb, &s, &e), -EBADMSG);
+	ck_assert_str_eq(e.msg, "malformed RDMA hw counter value");
+	ck_assert_int_eq(s.n, 0);
+
+	nlh = rdma_reply(RDMA_NLDEV_CMD_STAT_GET);
+	table = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "x");
+	mnl_attr_nest_end(nlh, entry);
+	mnl_attr_nest_end(nlh, table);
+	ck_assert_int_eq(nd_ctr_parse_rdma_stat(nlh, seen_cb, &s, &e), -EBADMSG);
+	ck_assert_str_eq(e.msg, "RDMA hw counter entry without name or value");
+
+	/* a name without its NUL */
+	nlh = rdma_reply(RDMA_NLDEV_CMD_STAT_GET);
+	table = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+	mnl_attr_put(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, 4, "abcd");
+	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, 1);
+	mnl_attr_nest_end(nlh, entry);
+	mnl_attr_nest_end(nlh, table);
+	ck_assert_int_eq(nd_ctr_parse_rdma_stat(nlh, seen_cb, &s, &e), -EBADMSG);
+	ck_assert_int_eq(s.n, 0);
+}
+END_TEST
+
+START_TEST(rdma_dev_reply)
+{
+	struct nlmsghdr *nlh = rdma_reply(RDMA_NLDEV_CMD_GET);
+	uint32_t index = 0;
+	char name[64];
+
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 7);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "mlx5_1");
+	ck_assert_int_eq(nd_ctr_parse_rdma_dev(nlh, &index, name, sizeof(name)), 0);
+	ck_assert_uint_eq(index, 7);
+	ck_assert_str_eq(name, "mlx5_1");
+	nlh = rdma_reply(RDMA_NLDEV_CMD_GET);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "mlx5_1");
+	ck_assert_int_eq(nd_ctr_parse_rdma_dev(nlh, &index, name, sizeof(name)), -EBADMSG);
+}
+END_TEST
+
+static struct nlmsghdr *genl_reply(uint16_t family, uint8_t cmd)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *g;
+
+	memset(nlbuf, 0, sizeof(nlbuf));
+	nlh = mnl_nlmsg_put_header(nlbuf);
+	nlh->nlmsg_type = family;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = 1;
+	return nlh;
+}
+
+START_TEST(pause_reply)
+{
+	struct nlmsghdr *nlh = genl_reply(21, ETHTOOL_MSG_PAUSE_GET_REPLY);
+	struct nd_err e = { 0 };
+	struct seen s = { 0 };
+	struct nlattr *st;
+
+	mnl_attr_put_u8(nlh, ETHTOOL_A_PAUSE_RX, 1);
+	st = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_STATS);
+	mnl_attr_put(nlh, ETHTOOL_A_PAUSE_STAT_PAD, 0, nlbuf);
+	mnl_attr_put_u64(nlh, ETHTOOL_A_PAUSE_STAT_TX_FRAMES, 5);
+	mnl_attr_put_u64(nlh, ETHTOOL_A_PAUSE_STAT_RX_FRAMES, 6);
+	mnl_attr_nest_end(nlh, st);
+	ck_assert_int_eq(nd_ctr_parse_pause(nlh, seen_cb, &s, &e), 0);
+	ck_assert_int_eq(s.n, 2);
+	ck_assert_str_eq(s.name[0], "tx_pause_frames");
+	ck_assert_uint_eq(s.value[0], 5);
+	ck_assert_str_eq(s.name[1], "rx_pause_frames");
+	ck_assert_uint_eq(s.value[1], 6);
+
+	/* a driver without pause statistics: no nest, nothing */
+	memset(&s, 0, sizeof(s));
+	nlh = genl_reply(21, ETHTOOL_MSG_PAUSE_GET_REPLY);
+	mnl_attr_put_u8(nlh, ETHTOOL_A_PAUSE_RX, 1);
+	ck_assert_int_eq(nd_ctr_parse_pause(nlh, seen_cb, &s, &e), 0);
+	ck_assert_int_eq(s.n, 0);
+
+	nlh = genl_reply(21, ETHTOOL_MSG_PAUSE_GET_REPLY);
+	st = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_STATS);
+	mnl_attr_put_u16(nlh, ETHTOOL_A_PAUSE_STAT_RX_FRAMES, 6);
+	mnl_attr_nest_end(nlh, st);
+	ck_assert_int_eq(nd_ctr_parse_pause(nlh, seen_cb, &s, &e), -EBADMSG);
+
+	/* shorter than its generic netlink header */
+	nlh = genl_reply(21, ETHTOOL_MSG_PAUSE_GET_REPLY);
+	nlh->nlmsg_len = MNL_NLMSG_HDRLEN + 2;
+	ck_assert_int_eq(nd_ctr_parse_pause(nlh, seen_cb, &s, &e), -EBADMSG);
+}
+END_TEST
+
+START_TEST(family_reply)
+{
+	struct nlmsghdr *nlh = genl_reply(GENL_ID_CTRL, CTRL_CMD_NEWFAMILY);
+	uint16_t id = 0;
+
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "ethtool");
+	mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, 23);
+	ck_assert_int_eq(nd_ctr_parse_family(nlh, &id), 0);
+	ck_assert_uint_eq(id, 23);
+	nlh = genl_reply(GENL_ID_CTRL, CTRL_CMD_NEWFAMILY);
+	mnl_attr_put_u32(nlh, CTRL_ATTR_FAMILY_ID, 23);
+	ck_assert_int_eq(nd_ctr_parse_family(nlh, &id), -EBADMSG);
+}
+END_TEST
+
+TCase *tcase_counters_netlink(void)
+{
+	TCase *tc = tcase_create("netlink");
+
+	tcase_add_test(tc, rdma_stat_reply);
+	tcase_add_test(tc, rdma_stat_malformed);
+	tcase_add_test(tc, rdma_dev_reply);
+	tcase_add_test(tc, pause_reply);
+	tcase_add_test(tc, family_reply);
+	return tc;
+}
