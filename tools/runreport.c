@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdio.h>
 
 #include "print.h"
@@ -233,15 +234,15 @@ static double jain(const struct nd_run_report *r)
 }
 static double fct_p50(const struct nd_run_report *r)
 {
-	return r->fct.p50_us;
+	return r->fct.count ? r->fct.p50_us : NAN;	/* no flow completed: not 0 */
 }
 static double fct_p99(const struct nd_run_report *r)
 {
-	return r->fct.p99_us;
+	return r->fct.count ? r->fct.p99_us : NAN;	/* no flow completed: not 0 */
 }
 static double fct_max(const struct nd_run_report *r)
 {
-	return r->fct.max_us;
+	return r->fct.count ? r->fct.max_us : NAN;	/* no flow completed: not 0 */
 }
 static double drops(const struct nd_run_report *r)
 {
@@ -305,8 +306,14 @@ void nd_print_run_compare(const struct nd_run_report *const *r, size_t n, unsign
 	pr_nl();
 	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
 		pr_text("%-20s", rows[k].label);
-		for (i = 0; i < n; i++)
-			pr_float(PR_TEXT, NULL, rows[k].fmt, rows[k].get(r[i]));
+		for (i = 0; i < n; i++) {
+			double v = rows[k].get(r[i]);
+
+			if (isnan(v))
+				pr_text(" %14s", "-");
+			else
+				pr_float(PR_TEXT, NULL, rows[k].fmt, v);
+		}
 		pr_nl();
 	}
 	for (i = 0; i < n; i++)
