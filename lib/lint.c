@@ -601,6 +601,50 @@ static void check_dcbx(struct lint_ctx *c, const struct lint_rule *r)
 	    a.comm, c->port->link.name);
 }
 
+/*
+ * headroom-short (warning): a lossless priority's receive buffer is smaller than the headroom
+ * the basic model (nodrop-headroom(8)) needs for the port's speed, cable length (pfc delay) and
+ * MTU: what arrives after PAUSE would not fit. Needs the driver's buffer sizes, a known speed
+ * and a cable length; the model is stated, since vendors size headroom differently.
+ */
+static void check_headroom(struct lint_ctx *c, const struct lint_rule *r)
+{
+	const struct nd_port *p = c->port;
+	const struct dcbnl_buffer *b = &p->dcb.buffer;
+	struct nd_err ignored = { 0 };
+	struct nd_headroom h;
+	struct nd_lint *l;
+	unsigned int prio;
+	uint8_t done = 0;
+
+	if (!c->dcb || !c->pfc || !p->dcb.pfc.delay || p->link.speed_mbps <= 0 ||
+	    !(p->dcb.have & ND_DCB_HAVE_BUFFER) || !b->total_size)
+		return;
+	if (nd_headroom_required((uint64_t)p->link.speed_mbps, p->dcb.pfc.delay, p->link.mtu,
+				 ND_HDRM_BASIC, &h, &ignored))
+		return;	/* a speed the model has no response time for: nothing to compare */
+	for (prio = 0; prio < ND_PRIO_MAX; prio++) {
+		unsigned int buf = b->prio2buffer[prio];
+
+		if (!(c->pfc & (1u << prio)) || buf >= DCBX_MAX_BUFFERS || done & (1u << buf))
+			continue;
+		done |= (uint8_t)(1u << buf);
+		if (!b->buffer_size[buf] || b->buffer_size[buf] >= h.size)
+			continue;	/* size 0 is pfc-buffer's finding */
+		l = add(c, r, r->severity, given(c, ND_F_BUF_SIZE) ? ND_F_BUF_SIZE : ND_F_PFC_DELAY);
+		if (!l)
+			return;
+		EVIDENCE(l, "buffer %u (lossless priority %u) holds %u B; the basic headroom model "
+			 "needs %llu B at %lld Mb/s, %u m of cable, MTU %u", buf, prio,
+			 b->buffer_size[buf], (unsigned long long)h.size,
+			 (long long)p->link.speed_mbps, p->dcb.pfc.delay, p->link.mtu);
+		FIX(l, "give buffer %u at least %llu B (%s), or check the cable length; "
+		    "nodrop headroom --speed %lldM --cable %um --mtu %u shows each term", buf,
+		    (unsigned long long)h.size, key(ND_F_BUF_SIZE), (long long)p->link.speed_mbps,
+		    p->dcb.pfc.delay, p->link.mtu);
+	}
+}
+
 static const struct lint_rule rules[] = {
 	{ "roce-prio-not-lossless", ND_SEV_ERROR, check_roce_prio },
 	{ "ecn-not-on-lossless", ND_SEV_WARN, check_ecn_enabled },
@@ -609,6 +653,7 @@ static const struct lint_rule rules[] = {
 	{ "trust-pcp-with-dscp-map", ND_SEV_WARN, check_trust_map },
 	{ "pfc-buffer", ND_SEV_ERROR, check_buffer },
 	{ "cable-length-unset", ND_SEV_WARN, check_cable },
+	{ "headroom-short", ND_SEV_WARN, check_headroom },
 	{ "dcbx-not-host", ND_SEV_WARN, check_dcbx },
 };
 

@@ -618,6 +618,45 @@ START_TEST(cable_length_unset)
 }
 END_TEST
 
+static int count(const struct run *r, const char *id)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->n; i++)
+		n += !strcmp(r->v[i].id, id);
+	return n;
+}
+
+START_TEST(headroom_short)
+{
+	const struct nd_lint *l;
+	struct nd_port p;
+	struct run r;
+
+	clean_port(&p);
+	p.link.speed_mbps = 100000;
+	p.dcb.pfc.delay = 300;
+	/* 300 m at 100G, MTU 9000: the basic model needs 80,716 B; buffer 1 has 130,944 */
+	r = lint(&p, NULL);
+	ck_assert_int_eq(count(&r, "headroom-short"), 0);
+	free(r.v);
+	p.dcb.buffer.buffer_size[1] = 65536;
+	r = lint(&p, NULL);
+	l = just(&r, "headroom-short", 1);
+	ck_assert_int_eq(l->severity, ND_SEV_WARN);
+	ck_assert_str_eq(l->evidence, "buffer 1 (lossless priority 3) holds 65536 B; the basic "
+			 "headroom model needs 80716 B at 100000 Mb/s, 300 m of cable, MTU 9000");
+	ck_assert_msg(strstr(l->fix, "nodrop headroom --speed 100000M --cable 300m --mtu 9000"),
+		      "%s", l->fix);
+	free(r.v);
+	/* an unknown speed (link down) or no cable length: nothing to compare against */
+	p.link.speed_mbps = -1;
+	r = lint(&p, NULL);
+	ck_assert_int_eq(count(&r, "headroom-short"), 0);
+	free(r.v);
+}
+END_TEST
+
 START_TEST(dcbx_lld_managed)
 {
 	struct nd_profile prof;
@@ -701,6 +740,7 @@ Suite *suite_lint(void)
 	tcase_add_test(tc, pfc_buffer_zero);
 	tcase_add_test(tc, pfc_buffer_shared_with_lossy);
 	tcase_add_test(tc, cable_length_unset);
+	tcase_add_test(tc, headroom_short);
 	tcase_add_test(tc, dcbx_lld_managed);
 	tcase_add_test(tc, lldp_agent_running);
 	suite_add_tcase(s, tc);
