@@ -17,7 +17,7 @@ B		:= build
 CC		?= cc
 PKGS		:= libmnl libnl-3.0 libnl-route-3.0 json-c yaml-0.1
 PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -libverbs -lm
+PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -libverbs -lm -lrdmacm
 
 WARN		:= -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wshadow \
 		   -Wformat=2 -Wno-format-nonliteral
@@ -143,6 +143,8 @@ install: all
 	sed 's|/usr/local/sbin/|$(BINDIR)/|' contrib/prometheus/nodrop-counters.service > \
 		$(DESTDIR)$(UNITDIR)/nodrop-counters.service
 	install -m 0644 contrib/prometheus/nodrop-counters.timer $(DESTDIR)$(UNITDIR)/
+	[ ! -f $(B)/nodrop-mpi.so ] || { install -d $(DESTDIR)$(LIBDIR)/nodrop && \
+		install -m 0755 $(B)/nodrop-mpi.so $(DESTDIR)$(LIBDIR)/nodrop/; }
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/nodrop $(DESTDIR)$(LIBDIR)/libnodrop.* \
@@ -151,7 +153,7 @@ uninstall:
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard man/*.5))) \
 		$(DESTDIR)$(UNITDIR)/nodrop-apply@.service \
 		$(DESTDIR)$(UNITDIR)/nodrop-counters.service $(DESTDIR)$(UNITDIR)/nodrop-counters.timer
-	rm -rf $(DESTDIR)$(DATADIR)
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(LIBDIR)/nodrop
 
 # ---- tests ----
 
@@ -171,15 +173,45 @@ unit: deps-check $(B)/san/unit $(B)/nodrop
 valgrind: deps-check $(B)/nodrop
 	$(Q)ND_VALGRIND=1 tests/cli.sh $(B)/nodrop
 
+# MPI: nodrop never links an MPI (their ABIs differ); a plugin built with mpicc is loaded under
+# mpirun/srun only.
+MPICC		?= mpicc
+DEPS_MPI	:= openmpi-bin libopenmpi-dev
+ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
+all: $(B)/nodrop-mpi.so
+endif
+.PHONY: deps-mpi check-gpu vm-stress2 bench-stress
+deps-mpi: deps
+	$(call apt_install,$(DEPS_MPI))
+$(B)/nodrop-mpi.so: lib/coord_mpi_plugin.c lib/coord.h lib/gen.h lib/nodrop.h | $(B)/.deps
+	$(call msg,MPICC,$@)
+	$(Q)$(MPICC) $(ND_CFLAGS) -DND_MPI_PLUGIN -shared -o $@ $<
+# GPU checks for a machine with a GPU and its driver (CI has none): allocation, dmabuf export,
+# registration, the host-staged copy cost.
+check-gpu: deps-check $(B)/san/unit
+	$(call msg,TEST,gpu)
+	$(Q)ND_GPU=1 ASAN_OPTIONS=protect_shadow_gap=0 CK_RUN_SUITE=gen_gpu CK_VERBOSITY=verbose \
+		$(B)/san/unit
+vm-stress2: deps-check deps-vm $(B)/nodrop
+	$(Q)tests/vm/vm.sh -n 2 -t 600 -o $(B)/vm/out/stress2 tests/vm/stress2.sh \
+		>$(B)/vm/stress2.log 2>&1 || { tail -40 $(B)/vm/stress2.log; \
+		echo "VM scenario stress2 (two guests) failed; log: $(B)/vm/stress2.log"; exit 1; }
+	@grep -E '^\[g0\] [0-9]+ passed, [0-9]+ failed' $(B)/vm/stress2.log | sed 's/^/  VM     stress2: /'
+bench-stress: deps-check deps-vm $(B)/nodrop
+	$(Q)tests/vm/vm.sh -t 900 -o $(B)/vm/out/bench-stress tests/bench/stress.sh \
+		>$(B)/vm/bench-stress.log 2>&1 || { tail -30 $(B)/vm/bench-stress.log; exit 1; }
+	$(Q)grep -E '^(round|stress)' $(B)/vm/bench-stress.log
+
 # Each scenario boots its own guest (a few seconds each under TCG); the first fails the target.
 VM_SCENARIOS	:= tests/vm/smoke.sh tests/vm/nicsim/selftest.sh tests/vm/check.sh tests/vm/apply.sh \
-		   tests/vm/counters.sh tests/vm/triage.sh
+		   tests/vm/counters.sh tests/vm/triage.sh tests/vm/stress.sh
 
 nicsim: deps-vm
 	$(Q)tests/vm/fetch-kernel.sh >/dev/null
 	$(Q)tests/vm/nicsim/build.sh >/dev/null
 
-vm: deps-check deps-vm nicsim $(B)/nodrop
+vm: deps-check deps-vm deps-mpi nicsim $(B)/nodrop
+	$(Q)$(MAKE) --no-print-directory $(B)/nodrop-mpi.so
 	$(Q)set -e; for s in $(VM_SCENARIOS); do \
 		printf '  %-6s %s\n' VM $$s; \
 		tests/vm/vm.sh -o $(B)/vm/out/$$(basename $$s .sh) $$s >$(B)/vm/$$(basename $$s .sh).log 2>&1 || \
@@ -192,6 +224,7 @@ vm: deps-check deps-vm nicsim $(B)/nodrop
 	$(Q)tests/vm/vm.sh -n 2 -o $(B)/vm/out/triage2 tests/vm/triage2.sh >$(B)/vm/triage2.log 2>&1 || \
 		{ tail -40 $(B)/vm/triage2.log; echo "VM scenario triage2 (two guests) failed"; exit 1; }
 	@echo "  VM     tests/vm/triage2.sh (two guests): passed"
+	$(Q)$(MAKE) --no-print-directory vm-stress2
 
 check: all unit valgrind vm fuzz-smoke
 	@echo "make check: all tiers passed"
@@ -202,6 +235,7 @@ $(B)/sim_bench: tests/bench/sim_bench.c $(B)/libnodrop.a
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ND_CFLAGS) -o $@ $< $(B)/libnodrop.a $(PKG_LIBS)
 
+bench: bench-stress
 bench: deps-check deps-vm nicsim $(B)/nodrop $(B)/sim_bench
 	$(Q)$(B)/sim_bench profiles/scenarios/incast-64.yaml 5
 	$(Q)tests/vm/vm.sh -t 900 -o $(B)/vm/out/bench-apply tests/bench/apply.sh \
@@ -294,3 +328,33 @@ fuzz-scenario-smoke: deps-fuzz $(B)/fuzz/fuzz_scenario
 
 fuzz: fuzz-scenario
 fuzz-smoke: fuzz-scenario-smoke
+
+.PHONY: fuzz-rendezvous fuzz-rendezvous-smoke
+
+# The rendezvous messages, endpoints and results ranks send each other.
+$(B)/fuzz/fuzz_rendezvous: $(B)/fuzz/tests/fuzz/fuzz_rendezvous.o $(FUZZ_LIB_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS)
+
+# $(1): seconds
+define fuzz_rendezvous
+	$(call msg,FUZZ,'rendezvous $(1)s')
+	@mkdir -p $(B)/fuzz/corpus/rendezvous $(B)/fuzz/artifacts
+	$(Q)$(B)/fuzz/fuzz_rendezvous -max_total_time=$(1) -dict=tests/fuzz/rendezvous.dict \
+		-max_len=4096 -timeout=10 -print_final_stats=1 \
+		-artifact_prefix=$(B)/fuzz/artifacts/ \
+		$(B)/fuzz/corpus/rendezvous 2>$(B)/fuzz/rendezvous.log || \
+		{ tail -60 $(B)/fuzz/rendezvous.log; echo "fuzz: rendezvous parsers failed; input" \
+			"in $(B)/fuzz/artifacts/, log $(B)/fuzz/rendezvous.log"; exit 1; }
+	@grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' \
+		$(B)/fuzz/rendezvous.log | sed 's/^/  /'
+endef
+
+fuzz: fuzz-rendezvous
+fuzz-smoke: fuzz-rendezvous-smoke
+
+fuzz-rendezvous: deps-fuzz $(B)/fuzz/fuzz_rendezvous
+	$(call fuzz_rendezvous,$(FUZZ_TIME))
+
+fuzz-rendezvous-smoke: deps-fuzz $(B)/fuzz/fuzz_rendezvous
+	$(call fuzz_rendezvous,$(FUZZ_SMOKE_TIME))

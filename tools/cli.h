@@ -51,6 +51,7 @@ extern const struct nd_cmd nd_cmd_headroom, nd_cmd_sim;
 extern const struct nd_cmd nd_cmd_counters;
 extern const struct nd_cmd nd_cmd_triage;
 extern const struct nd_cmd nd_cmd_doctor;
+extern const struct nd_cmd nd_cmd_stress;
 
 /* How long apply and rollback wait for another one's lock unless --wait says otherwise. */
 #define ND_WAIT_DEFAULT_S 30

@@ -19,6 +19,7 @@ static const struct nd_cmd *const cmds[] = {
 	&nd_cmd_counters,
 	&nd_cmd_triage,
 	&nd_cmd_doctor,
+	&nd_cmd_stress,
 };
 
 static void usage(FILE *f)

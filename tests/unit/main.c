@@ -29,6 +29,13 @@ int main(void)
 	srunner_add_suite(sr, suite_counters());
 	srunner_add_suite(sr, suite_doctor());
 	srunner_add_suite(sr, suite_triage());
+	srunner_add_suite(sr, suite_gen_plan());
+	srunner_add_suite(sr, suite_gen_wire());
+	srunner_add_suite(sr, suite_gen_payload());
+	srunner_add_suite(sr, suite_gen_verdict());
+	srunner_add_suite(sr, suite_gen_coord());
+	srunner_add_suite(sr, suite_gen_mem());
+	srunner_add_suite(sr, suite_gen_gpu());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

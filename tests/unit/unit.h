@@ -18,6 +18,13 @@ Suite *suite_sim_scenario(void);
 Suite *suite_counters(void);
 Suite *suite_doctor(void);
 Suite *suite_triage(void);
+Suite *suite_gen_plan(void);
+Suite *suite_gen_wire(void);
+Suite *suite_gen_payload(void);
+Suite *suite_gen_verdict(void);
+Suite *suite_gen_coord(void);
+Suite *suite_gen_mem(void);
+Suite *suite_gen_gpu(void);
 
 /* Root of the fixture trees (env ND_FIXTURES, default tests/fixtures). */
 const char *unit_fixtures(void);

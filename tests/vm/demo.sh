@@ -44,6 +44,9 @@ CTR=/sys/kernel/debug/nicsim/nicsim0/counters
 run "$ND" triage -d 3 nicsim0 veth0
 wait
 echo
+echo "== Measured: a 3:1 incast over soft-RoCE with payload validation, and its losslessness verdict"
+bash tests/vm/stress-demo.sh
+echo
 echo "== Modelled: 64:1 incast at 100G, RoCE (PFC + ECN + DCQCN) against InfiniBand credits"
 run "$ND" headroom --speed 100G --cable 200m --mtu 1086 --model basic
 run "$ND" sim --compare roce,ib profiles/scenarios/incast-64.yaml

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Completions: a signalled bulk work request accounts for itself and every unsignalled one
+ * before it (bytes, messages, time series, completion latency); a receive is validated and
+ * reposted; probes bounce between the ends of a flow. A failed completion ends the run with
+ * the verbs status and what it usually means.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen_rt.h"
+
+#define POLL_BATCH 32
+#define SERIES_MAX (1u << 20)
+
+static const char *status_hint(enum ibv_wc_status s)
+{
+	switch (s) {
+	case IBV_WC_RETRY_EXC_ERR:
+		return ": the peer stopped answering (it died, its link is down, or packets were "
+		       "dropped past the retry limit)";
+	case IBV_WC_RNR_RETRY_EXC_ERR:
+		return ": the receiver had no receive posted for too long";
+	case IBV_WC_REM_ACCESS_ERR:
+		return ": the peer refused the remote address or key";
+	case IBV_WC_WR_FLUSH_ERR:
+		return ": the QP had already failed";
+	default:
+		return "";
+	}
+}
+
+static int wc_failed(struct nd_engine *en, const struct nd_qp *q, const struct ibv_wc *wc)
+{
+	return nd_err_set(&en->err, -EIO, "flow %u (rank %u -> rank %u) QP %u%s: completion "
+			  "failed: %s (vendor error 0x%x)%s", q->flow->id, q->flow->src,
+			  q->flow->dst, q->idx, q->probe ? " (probe)" : "",
+			  ibv_wc_status_str(wc->status), wc->vendor_err, status_hint(wc->status));
+}
+
+static void series_add(struct nd_engine *en, struct nd_flow_rt *fr, uint64_t now,
+		       uint64_t bytes)
+{
+	size_t i = (size_t)((now - en->t0) / en->interval_ns), cap;
+	uint64_t *v;
+
+	if (i >= SERIES_MAX)
+		return;
+	if (i >= fr->cap_series) {
+		cap = fr->cap_series ? fr->cap_series : 64;
+		while (cap <= i)
+			cap *= 2;
+		v = realloc(fr->st.series, cap * sizeof(*v));
+		if (!v)
+			return;
+		memset(v + fr->cap_series, 0, (cap - fr->cap_series) * sizeof(*v));
+		fr->st.series = v;
+		fr->cap_series = cap;
+	}
+	fr->st.series[i] += bytes;
+	if (i + 1 > fr->st.n_series)
+		fr->st.n_series = i + 1;
+}
+
+/* READs land in the reader's slots: bring staged ones home and check what was read. */
+static void read_landed(struct nd_engine *en, struct nd_qp *q, uint64_t from, uint64_t to)
+{
+	uint64_t seq;
+	uint32_t slot, size;
+	size_t off;
+
+	for (seq = from; seq < to; seq++) {
+		slot = (uint32_t)(seq % q->lslots);
+		size = q->lsize ? q->lsize[slot] : en->slot_size;
+		off = q->lbuf + (size_t)slot * en->slot_size;
+		nd_mem_stage_in(en->mem, off, size);
+		if (en->job->validate) {
+			uint32_t rslot = (uint32_t)(seq % q->rslots);
+
+			nd_check_msg(en, q, off, size, (uint16_t)rslot, rslot, 0, true);
+		}
+	}
+}
+
+static void on_data(struct nd_engine *en, struct nd_qp *q, const struct ibv_wc *wc, uint64_t now)
+{
+	const struct nd_sig *s = &q->sig[ND_WR_VAL(wc->wr_id) % q->nsig];
+	struct nd_flow_rt *fr = &en->flows[q->fidx];
+	struct nd_gen_step_stats *st = &en->res->steps[s->step];
+	uint64_t msgs = s->msgs - q->done, bytes = s->bytes - q->done_bytes;
+
+	if (en->job->op == ND_OP_READ)
+		read_landed(en, q, q->done, s->msgs);
+	q->done = s->msgs;
+	q->done_bytes = s->bytes;
+	q->nsig_done++;
+	q->last_progress = now;
+	fr->st.messages += msgs;
+	fr->st.bytes += bytes;
+	if (!fr->st.t_first_ns)
+		fr->st.t_first_ns = s->t_ns - en->t0 ? s->t_ns - en->t0 : 1;
+	fr->st.t_last_ns = now - en->t0;
+	series_add(en, fr, now, bytes);
+	st->messages += msgs;
+	st->bytes += bytes;
+	st->t_end_ns = now - en->t0;
+	nd_hist_add(&en->res->completion, now - s->t_ns);
+	if (en->job->op == ND_OP_READ)
+		en->res->info.bytes_rx += bytes;
+	else
+		en->res->info.bytes_tx += bytes;
+}
+
+/* A bulk receive (SEND, or WRITE with immediate) at the sink. */
+static int on_recv(struct nd_engine *en, struct nd_qp *q, const struct ibv_wc *wc)
+{
+	const struct nd_stress_job *job = en->job;
+	uint32_t slot = (uint32_t)ND_WR_VAL(wc->wr_id), len = wc->byte_len;
+	uint64_t seq = q->rx_seq;
+	size_t off;
+
+	if (job->op == ND_OP_WRITE_IMM) {
+		uint32_t imm = ntohl(wc->imm_data);
+
+		if ((uint32_t)seq != imm) {
+			/* out of turn: count it, then follow the sender's numbering */
+			en->res->misordered++;
+			seq = (seq & ~0xffffffffull) | imm;
+		}
+		off = q->xbuf + (size_t)(seq % q->xslots) * en->slot_size;
+	} else {
+		off = q->rxbuf + (size_t)(slot % q->rxslots) * en->slot_size;
+	}
+	nd_mem_stage_in(en->mem, off, len);
+	if (job->validate && len)
+		nd_check_msg(en, q, off, len, (uint16_t)(seq % job->tx_depth), seq,
+			     job->op == ND_OP_WRITE_IMM ? q->xslots : 0, false);
+	q->rx_seq = seq + 1;
+	en->res->info.bytes_rx += len;
+	return nd_ep_repost(en, q, slot);
+}
+
+static int send_probe(struct nd_engine *en, struct nd_qp *q)
+{
+	size_t off = q->lbuf;
+	struct ibv_sge sge = {
+		.addr = en->mem->nic_base + off,
+		.length = en->job->probe_size,
+		.lkey = en->mem->mr->lkey,
+	};
+	struct ibv_send_wr wr = { 0 }, *bad;
+
+	wr.wr_id = ND_WR_ID(q - en->qps, ND_WR_PROBE_SEND, 0);
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IBV_WR_SEND;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	if (!en->mem->gpu && en->job->probe_size <= en->local->inline_max)
+		wr.send_flags |= IBV_SEND_INLINE;
+	return ibv_post_send(q->qp, &wr, &bad) ? -errno : 0;
+}
+
+/* A probe arrived: the pinger has its round trip, the other end answers. */
+static int on_probe(struct nd_engine *en, struct nd_qp *q, const struct ibv_wc *wc, uint64_t now)
+{
+	int ret;
+
+	if (q->active) {
+		/* half the round trip, as perftest reports latency */
+		nd_hist_add(&en->res->probe, (now - q->probe_t) / 2);
+		q->probe_busy = false;
+		q->probe_next = now + en->job->probe_interval_us * 1000ull;
+	} else {
+		ret = send_probe(en, q);
+		if (ret)
+			return nd_err_set(&en->err, ret, "flow %u: answering a probe failed: %s",
+					  q->flow->id, strerror(-ret));
+	}
+	return nd_ep_repost(en, q, (uint32_t)ND_WR_VAL(wc->wr_id));
+}
+
+int nd_probe_tick(struct nd_engine *en, uint64_t now)
+{
+	size_t i;
+	int ret;
+
+	if (!en->job->probes || en->posting_done || en->stopping)
+		return 0;
+	for (i = 0; i < en->n_qps; i++) {
+		struct nd_qp *q = &en->qps[i];
+
+		if (!q->probe || !q->active || q->probe_busy || now < q->probe_next)
+			continue;
+		q->probe_t = nd_gen_now_ns();
+		ret = send_probe(en, q);
+		if (ret)
+			return nd_err_set(&en->err, ret, "flow %u: sending a probe failed: %s",
+					  q->flow->id, strerror(-ret));
+		q->probe_busy = true;
+	}
+	return 0;
+}
+
+static int on_wc(struct nd_engine *en, const struct ibv_wc *wc, uint64_t now)
+{
+	size_t qi = ND_WR_QP(wc->wr_id);
+	struct nd_qp *q;
+
+	if (qi >= en->n_qps)
+		return nd_err_set(&en->err, -EPROTO, "a completion for no QP of ours");
+	q = &en->qps[qi];
+	if (wc->status != IBV_WC_SUCCESS) {
+		/* once the run is over, flushed work requests are expected */
+		if (en->stopping && wc->status == IBV_WC_WR_FLUSH_ERR)
+			return 0;
+		return wc_failed(en, q, wc);
+	}
+	switch (ND_WR_KIND(wc->wr_id)) {
+	case ND_WR_DATA:
+		on_data(en, q, wc, now);
+		return 0;
+	case ND_WR_RECV:
+		return on_recv(en, q, wc);
+	case ND_WR_PROBE_RECV:
+		return on_probe(en, q, wc, now);
+	default:
+		return 0;
+	}
+}
+
+int nd_poll_cq(struct nd_engine *en)
+{
+	struct ibv_wc wc[POLL_BATCH];
+	uint64_t now;
+	int n, i, ret;
+
+	n = ibv_poll_cq(en->dev->cq, POLL_BATCH, wc);
+	if (n < 0)
+		return nd_err_set(&en->err, -EIO, "%s: polling the completion queue failed",
+				  en->dev->name);
+	/* the time they were seen, not when this round began: latencies depend on it */
+	now = n ? nd_gen_now_ns() : 0;
+	for (i = 0; i < n; i++) {
+		ret = on_wc(en, &wc[i], now);
+		if (ret < 0)
+			return ret;
+	}
+	return n;
+}

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Posting bulk work requests: chains of up to ND_POST_BATCH per doorbell, one in cq_mod
+ * signalled, within the QP's window, the flow's pace (software, when the NIC has no per-QP
+ * rate limit) and the burst's on time. Sizes follow the job: one, the current sweep step, or a
+ * draw from the distribution.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+
+#include "gen_rt.h"
+
+static uint64_t xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return *s = x;
+}
+
+static uint32_t pick_size(struct nd_engine *en, const struct nd_qp *q)
+{
+	const struct nd_sizes *z = &en->job->sizes;
+	size_t lo = 0, hi = z->n - 1, mid;
+	double u;
+
+	if (z->kind == ND_SIZES_SWEEP)
+		return z->size[q->step];
+	if (z->kind != ND_SIZES_DIST)
+		return z->size[0];
+	u = (double)(xorshift(&en->rng) >> 11) / 9007199254740992.0 * en->cum[z->n - 1];
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (u < en->cum[mid])
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return z->size[lo];
+}
+
+/* Which size step the QP is in; false once it has posted all it will. */
+static bool advance_step(struct nd_engine *en, struct nd_qp *q, uint64_t now)
+{
+	const struct nd_stress_job *job = en->job;
+	uint64_t s;
+
+	if (job->iters) {
+		if (q->step_posted == job->iters) {
+			q->step++;
+			q->step_posted = 0;
+		}
+		return q->step < en->n_steps;
+	}
+	s = (now - en->t0) / en->step_ns;
+	if (s >= en->n_steps)
+		return false;
+	q->step = (uint32_t)s;
+	return true;
+}
+
+/* Software pacing: may @size bytes go now? */
+static bool paced(struct nd_engine *en, struct nd_flow_rt *fr, uint32_t size, uint64_t now)
+{
+	double per_ns = en->job->rate_gbps / 8;	/* bytes per ns */
+	double cap = (double)en->slot_size * en->job->qps + per_ns * 100000;
+
+	if (en->hw_rate || !(en->job->rate_gbps > 0))
+		return true;
+	fr->tokens += (double)(now - fr->t_tokens) * per_ns;
+	fr->t_tokens = now;
+	if (fr->tokens > cap)
+		fr->tokens = cap;
+	if (fr->tokens < size)
+		return false;
+	fr->tokens -= size;
+	return true;
+}
+
+static bool burst_off(const struct nd_engine *en, uint64_t now)
+{
+	uint64_t on = en->job->burst_on_us * 1000ull, off = en->job->burst_off_us * 1000ull;
+
+	return on && (now - en->t0) % (on + off) >= on;
+}
+
+/* Header of message @seq in its slot, written where the data lives. */
+static int stamp(struct nd_engine *en, struct nd_qp *q, size_t off, uint32_t slot, uint64_t seq,
+		 uint32_t size)
+{
+	uint8_t hdr[ND_PL_HDR];
+
+	if (en->mem->host && !en->mem->gpu) {
+		nd_pl_stamp(en->mem->host + off, q->flow->id, q->idx, (uint16_t)slot, seq, size);
+		return 0;
+	}
+	nd_pl_stamp(hdr, q->flow->id, q->idx, (uint16_t)slot, seq, size);
+	return nd_mem_put(en->mem, off, hdr, sizeof(hdr));
+}
+
+static const enum ibv_wr_opcode opcodes[ND_OP_COUNT] = {
+	[ND_OP_WRITE] = IBV_WR_RDMA_WRITE,
+	[ND_OP_WRITE_IMM] = IBV_WR_RDMA_WRITE_WITH_IMM,
+	[ND_OP_SEND] = IBV_WR_SEND,
+	[ND_OP_READ] = IBV_WR_RDMA_READ,
+};
+
+/* Fill work request @n for message q->posted; false when it must wait. */
+static int build_wr(struct nd_engine *en, struct nd_qp *q, unsigned int n, uint64_t now)
+{
+	const struct nd_stress_job *job = en->job;
+	struct ibv_send_wr *wr = &en->wr[n];
+	struct ibv_sge *sge = &en->sge[n];
+	uint64_t seq = q->posted;
+	uint32_t size = pick_size(en, q), slot = (uint32_t)(seq % q->lslots);
+	size_t off = q->lbuf + (size_t)slot * en->slot_size;
+	bool last, sig;
+	struct nd_sig *s;
+	int ret;
+
+	if (!paced(en, &en->flows[q->fidx], size, now))
+		return -EAGAIN;
+	if (job->op != ND_OP_READ) {
+		if (job->validate && (ret = stamp(en, q, off, slot, seq, size)))
+			return ret;
+		if ((ret = nd_mem_stage_out(en->mem, off, size)))
+			return ret;
+	}
+	if (q->lsize)
+		q->lsize[slot] = size;
+	memset(wr, 0, sizeof(*wr));
+	sge->addr = en->mem->nic_base + off;
+	sge->length = size;
+	sge->lkey = en->mem->mr->lkey;
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+	wr->opcode = opcodes[job->op];
+	wr->wr.rdma.remote_addr = q->raddr + (seq % q->rslots) * en->slot_size;
+	wr->wr.rdma.rkey = q->rkey;
+	if (job->op == ND_OP_WRITE_IMM)
+		wr->imm_data = htonl((uint32_t)seq);
+	if (job->op != ND_OP_READ && !en->mem->gpu && size <= en->local->inline_max)
+		wr->send_flags |= IBV_SEND_INLINE;
+	last = job->iters && q->step_posted + 1 == job->iters && q->step + 1u == en->n_steps;
+	sig = (seq + 1) % job->cq_mod == 0 || last;
+	if (sig) {
+		if (q->nsig_posted == q->nsig_done)
+			q->last_progress = now;
+		s = &q->sig[q->nsig_posted % q->nsig];
+		*s = (struct nd_sig){ seq + 1, q->posted_bytes + size, now, q->step };
+		wr->wr_id = ND_WR_ID(q - en->qps, ND_WR_DATA, q->nsig_posted & ((1ull << 40) - 1));
+		wr->send_flags |= IBV_SEND_SIGNALED;
+		q->nsig_posted++;
+	}
+	if (n)
+		en->wr[n - 1].next = wr;
+	q->posted++;
+	q->step_posted++;
+	q->posted_bytes += size;
+	/* 0 means "nothing posted in this step yet" */
+	if (!en->res->steps[q->step].t_begin_ns)
+		en->res->steps[q->step].t_begin_ns = now - en->t0 ? now - en->t0 : 1;
+	if (last)
+		q->finished = true;
+	return 0;
+}
+
+static int post_qp(struct nd_engine *en, struct nd_qp *q)
+{
+	/* a fresh clock per batch: completion latency is measured from it */
+	uint64_t window = en->job->tx_depth - (q->posted - q->done), now = nd_gen_now_ns();
+	struct ibv_send_wr *bad;
+	unsigned int n = 0;
+	int ret = 0;
+
+	while (n < ND_POST_BATCH && n < window && !q->finished) {
+		if (!advance_step(en, q, now)) {
+			q->finished = true;
+			break;
+		}
+		ret = build_wr(en, q, n, now);
+		if (ret)
+			break;
+		n++;
+	}
+	if (ret && ret != -EAGAIN)
+		return nd_err_set(&en->err, ret, "flow %u QP %u: preparing a message failed: %s",
+				  q->flow->id, q->idx, strerror(-ret));
+	if (!n)
+		return 0;
+	en->wr[n - 1].next = NULL;
+	ret = ibv_post_send(q->qp, en->wr, &bad);
+	if (ret)
+		return nd_err_set(&en->err, -ret, "flow %u QP %u: ibv_post_send failed: %s",
+				  q->flow->id, q->idx, strerror(ret));
+	return (int)n;
+}
+
+int nd_post_all(struct nd_engine *en, uint64_t now)
+{
+	bool off = burst_off(en, now), all_done = true;
+	int n = 0, ret;
+	size_t i;
+
+	for (i = 0; i < en->n_qps; i++) {
+		struct nd_qp *q = &en->qps[i];
+
+		if (!q->active || q->probe)
+			continue;
+		/* an off period can outlast the run: the clock still ends it */
+		if (!q->finished && off && !advance_step(en, q, now))
+			q->finished = true;
+		if (!q->finished && !off) {
+			ret = post_qp(en, q);
+			if (ret < 0)
+				return ret;
+			n += ret;
+		}
+		all_done &= q->finished;
+	}
+	en->posting_done = all_done;
+	return n;
+}

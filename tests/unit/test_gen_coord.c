@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * stress: the built-in coordinator over loopback, ranks as threads: ranks handed out, every
+ * collective step, and the failure cases a job meets (a wrong token, other options, a rank
+ * that never comes, a rank that dies mid-run).
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "coord.h"
+#include "unit.h"
+
+#define RANKS 3
+
+struct member {
+	struct nd_rendezvous rv;
+	struct nd_stress_job job;
+	struct nd_rv_conn *c;
+	int ret;
+	struct nd_err e;
+	char gathered[64];		/* rank 0: every rank's part, joined */
+	char all[64];			/* what the allgather gave */
+	char bcast[16];
+	bool die;			/* leave right after joining */
+	bool late;			/* join once the others are in */
+	bool barrier_done;
+	int poll_ret;
+	char poll_msg[ND_ERR_MSG_MAX];
+};
+
+static char addr[32];
+
+/* A port nobody listens on right now. */
+static void pick_addr(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sa);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&sa, &len), 0);
+	snprintf(addr, sizeof(addr), "127.0.0.1:%u", ntohs(sa.sin_port));
+	close(fd);
+}
+
+static void member_init(struct member *m, bool serve, int rank)
+{
+	memset(m, 0, sizeof(*m));
+	nd_rendezvous_init(&m->rv);
+	snprintf(m->rv.coord, sizeof(m->rv.coord), "%s", addr);
+	m->rv.serve = serve;
+	m->rv.nranks = RANKS;
+	m->rv.rank = rank;
+	m->rv.timeout_s = 5;
+	nd_stress_job_init(&m->job);
+}
+
+static void join_parts(const struct nd_blobs *b, char *out, size_t len)
+{
+	size_t i;
+
+	out[0] = '\0';
+	for (i = 0; i < b->n; i++)
+		snprintf(out + strlen(out), len - strlen(out), "%s%.*s", i ? "," : "",
+			 b->v[i].present ? (int)b->v[i].len : 1,
+			 b->v[i].present ? (const char *)b->v[i].p : "-");
+}
+
+static void *member_run(void *arg)
+{
+	struct member *m = arg;
+	struct nd_blobs b = { 0 };
+	struct timespec pause = { 0, 300000000 };
+	char mine[16];
+	bool done = false;
+
+	if (m->late)
+		nanosleep(&pause, NULL);
+	m->ret = nd_rv_tcp_open(&m->rv, &m->job, NULL, &m->c, &m->e);
+	if (m->ret)
+		return NULL;
+	if (m->die) {
+		m->c->ops->close(m->c);
+		m->c = NULL;
+		return NULL;
+	}
+	snprintf(mine, sizeof(mine), "r%u", m->c->rank);
+	m->ret = m->c->ops->allgather(m->c, mine, strlen(mine), &b, &m->e);
+	join_parts(&b, m->all, sizeof(m->all));
+	nd_blobs_free(&b);
+	if (!m->ret)
+		m->ret = m->c->ops->barrier_start(m->c, &m->e);
+	while (!m->ret && !done)
+		m->ret = m->c->ops->barrier_test(m->c, &done, &m->e);
+	m->barrier_done = done;
+	m->poll_ret = m->c->ops->poll(m->c, &m->e);
+	snprintf(m->poll_msg, sizeof(m->poll_msg), "%s", m->poll_ret ? m->e.msg : "");
+	if (!m->ret)
+		m->ret = m->c->ops->gather(m->c, mine, strlen(mine), &b, &m->e);
+	join_parts(&b, m->gathered, sizeof(m->gathered));
+	nd_blobs_free(&b);
+	if (!m->ret)
+		m->ret = m->c->ops->bcast(m->c, m->c->rank ? NULL : "v", m->c->rank ? 0 : 1, &b,
+					  &m->e);
+	if (!m->ret)
+		snprintf(m->bcast, sizeof(m->bcast), "%.*s", (int)b.v[0].len, b.v[0].p);
+	nd_blobs_free(&b);
+	return NULL;
+}
+
+/* A rank killed once it joined: a child process that exits without a word. */
+static void *dying_run(void *arg)
+{
+	struct member *m = arg;
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0)
+		_exit(nd_rv_tcp_open(&m->rv, &m->job, NULL, &m->c, &m->e) ? 1 : 0);
+	waitpid(pid, &status, 0);
+	m->ret = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return NULL;
+}
+
+static void run_all(struct member *m, size_t n)
+{
+	pthread_t t[RANKS + 1];
+	size_t i;
+
+	ck_assert_int_le(n, RANKS + 1);
+	for (i = 0; i < n; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, m[i].die ? dying_run : member_run,
+						&m[i]), 0);
+	for (i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+}
+
+static void close_all(struct member *m, size_t n)
+{
+	size_t i;
+
+	/* rank 0 last: it waits for the others to leave before its coordinator stops */
+	for (i = n; i-- > 0;) {
+		if (m[i].c && m[i].c->rank) {
+			m[i].c->ops->close(m[i].c);
+			m[i].c = NULL;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (m[i].c)
+			m[i].c->ops->close(m[i].c);
+}
+
+START_TEST(coord_collectives)
+{
+	struct member m[RANKS];
+
+	pick_addr();
+	member_init(&m[0], true, -1);
+	member_init(&m[1], false, 2);		/* asks for rank 2 */
+	member_init(&m[2], false, -1);		/* gets what is left: 1 */
+	run_all(m, RANKS);
+	ck_assert_msg(!m[0].ret && !m[1].ret && !m[2].ret, "%s / %s / %s", m[0].e.msg, m[1].e.msg,
+		      m[2].e.msg);
+	ck_assert_uint_eq(m[0].c->rank, 0);
+	ck_assert_uint_eq(m[1].c->rank, 2);
+	ck_assert_uint_eq(m[2].c->rank, 1);
+	ck_assert_uint_eq(m[2].c->nranks, RANKS);
+	ck_assert_str_eq(m[1].all, "r0,r1,r2");
+	ck_assert_str_eq(m[0].gathered, "r0,r1,r2");
+	ck_assert_str_eq(m[1].gathered, "");
+	ck_assert_str_eq(m[2].bcast, "v");
+	ck_assert(m[1].barrier_done);
+	ck_assert_int_eq(m[1].poll_ret, 0);
+	close_all(m, RANKS);
+}
+END_TEST
+
+START_TEST(coord_wrong_token)
+{
+	struct member m[RANKS + 1];
+
+	pick_addr();
+	member_init(&m[0], true, -1);
+	member_init(&m[1], false, -1);
+	member_init(&m[2], false, -1);
+	member_init(&m[3], false, -1);
+	snprintf(m[3].rv.token, sizeof(m[3].rv.token), "other-job");
+	run_all(m, RANKS + 1);
+	ck_assert_int_eq(m[3].ret, -ECONNREFUSED);
+	ck_assert_ptr_nonnull(strstr(m[3].e.msg, "this coordinator runs job 'nodrop', not "
+				     "'other-job' (--token)"));
+	ck_assert_int_eq(m[1].ret, 0);
+	close_all(m, RANKS + 1);
+}
+END_TEST
+
+START_TEST(coord_other_options)
+{
+	struct member m[RANKS];
+
+	pick_addr();
+	member_init(&m[0], true, -1);
+	member_init(&m[1], false, -1);
+	member_init(&m[2], false, -1);
+	m[2].job.qps = 4;
+	m[2].late = true;	/* the others have joined: they hear why the job is off */
+	m[0].rv.timeout_s = m[1].rv.timeout_s = 3;
+	run_all(m, RANKS);
+	/* the odd one is refused, naming the option; the others hear why the job is off */
+	ck_assert_int_eq(m[2].ret, -ECONNREFUSED);
+	ck_assert_ptr_nonnull(strstr(m[2].e.msg, "--qps 1 vs 4 (rank 0's first)"));
+	ck_assert_int_eq(m[1].ret, -ECONNABORTED);
+	ck_assert_ptr_nonnull(strstr(m[1].e.msg, "--qps 1 vs 4"));
+	close_all(m, RANKS);
+}
+END_TEST
+
+START_TEST(coord_missing_rank)
+{
+	struct member m[2];
+
+	pick_addr();
+	member_init(&m[0], true, -1);
+	member_init(&m[1], false, -1);
+	m[0].rv.timeout_s = m[1].rv.timeout_s = 1;
+	run_all(m, 2);
+	ck_assert_int_eq(m[1].ret, -ECONNREFUSED);
+	ck_assert_ptr_nonnull(strstr(m[1].e.msg, "only 2 of 3 ranks joined job 'nodrop' "
+				     "within 1 s"));
+	ck_assert_int_ne(m[0].ret, 0);
+	close_all(m, 2);
+}
+END_TEST
+
+START_TEST(coord_rank_dies)
+{
+	struct member m[RANKS];
+
+	pick_addr();
+	member_init(&m[0], true, -1);
+	member_init(&m[1], false, 1);
+	member_init(&m[2], false, 2);
+	m[2].die = true;
+	run_all(m, RANKS);
+	/* the steps still complete among the living, and everyone hears who went */
+	ck_assert_int_eq(m[2].ret, 0);
+	ck_assert_int_eq(m[0].ret, 0);
+	ck_assert_int_eq(m[1].ret, 0);
+	ck_assert_str_eq(m[0].gathered, "r0,r1,-");
+	ck_assert_int_eq(m[1].poll_ret, -ECONNABORTED);
+	ck_assert_ptr_nonnull(strstr(m[1].poll_msg, "rank 2 on "));
+	ck_assert_ptr_nonnull(strstr(m[1].poll_msg, "went away mid-run (connection closed)"));
+	close_all(m, RANKS);
+}
+END_TEST
+
+START_TEST(coord_no_coordinator)
+{
+	struct member m;
+	struct timespec t0, t1;
+
+	pick_addr();
+	member_init(&m, false, -1);
+	m.rv.timeout_s = 1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	member_run(&m);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ck_assert_int_eq(m.ret, -ETIMEDOUT);
+	ck_assert_ptr_nonnull(strstr(m.e.msg, "no coordinator answered at"));
+	ck_assert_int_lt(t1.tv_sec - t0.tv_sec, 4);
+}
+END_TEST
+
+Suite *suite_gen_coord(void)
+{
+	Suite *s = suite_create("gen_coord");
+	TCase *tc = tcase_create("coord");
+
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, coord_collectives);
+	tcase_add_test(tc, coord_wrong_token);
+	tcase_add_test(tc, coord_other_options);
+	tcase_add_test(tc, coord_missing_rank);
+	tcase_add_test(tc, coord_rank_dies);
+	tcase_add_test(tc, coord_no_coordinator);
+	suite_add_tcase(s, tc);
+	return s;
+}

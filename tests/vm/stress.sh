@@ -1,0 +1,261 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Guest scenario for `nodrop stress` on one guest (tests/vm/vm.sh tests/vm/stress.sh):
+# soft-RoCE rxe0 on veth0, every rank on rxe0 at 198.18.0.1 (rxe1 -> rxe0 does not carry
+# traffic inside one guest, see guest-lib.sh). A pair and a 3:1 incast through the built-in
+# coordinator, with payload validation, give LOSSLESS with counter evidence; the same incast
+# under mpirun; plain verbs; bad options, a missing GPU driver and a signal end cleanly.
+# Rates are kept to what one emulated CPU carries, and the ACK timeout is long (--qp-timeout
+# 21, 8.6 s): the guest's clock runs on while the host deschedules its vCPU, so with the
+# usual 0.5 s soft-RoCE resends after a host stall, and the verdict would rightly call that
+# LOSSY. tests/vm/stress2.sh shows real loss with the usual timeout.
+# shellcheck disable=SC2317 # functions run through nd_vm_check
+set -u
+# shellcheck source-path=SCRIPTDIR source=guest-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
+
+ND=${ND_NODROP:-build/nodrop}
+OUT=$ND_OUT
+COORD=127.0.0.1
+
+# run_job NAME NRANKS ARGS...: rank 0 listens (JSON in $OUT/NAME.json), the others join in
+# the background; every rank's exit status lands in $OUT/NAME.rcN.
+run_job() {
+	local name=$1 n=$2 port=$((18500 + RANDOM % 1000)) i
+	shift 2
+	for ((i = 1; i < n; i++)); do
+		(timeout 120 "$ND" stress -c "$COORD:$port" -k "$name" -d rxe0 "$@" \
+			>"$OUT/$name.out$i" 2>&1
+		 echo $? >"$OUT/$name.rc$i") &
+	done
+	timeout 120 "$ND" stress -l -c "$COORD:$port" -N "$n" -k "$name" -d rxe0 -j \
+		--junit "$OUT/$name.xml" "$@" >"$OUT/$name.json" 2>"$OUT/$name.err"
+	echo $? >"$OUT/$name.rc0"
+	wait
+}
+
+# jq_true NAME FILTER: the filter holds on rank 0's report
+jq_true() {
+	jq -e "$2" "$OUT/$1.json" >/dev/null || {
+		nd_vm_err "$1: $2 does not hold:"
+		jq -c '{verdict, reason, validation, counters, ranks}' "$OUT/$1.json" >&2
+		cat "$OUT/$1.err" >&2
+		return 1
+	}
+}
+
+all_rc() { # NAME N RC: every rank exited with RC
+	local i
+	for ((i = 0; i < $2; i++)); do
+		[ "$(cat "$OUT/$1.rc$i")" = "$3" ] || {
+			nd_vm_err "$1 rank $i exited $(cat "$OUT/$1.rc$i"), not $3:"
+			cat "$OUT/$1.out$i" "$OUT/$1.err" 2>/dev/null >&2
+			return 1
+		}
+	done
+}
+
+# What LOSSLESS must rest on: counters read before and after, loss indicators among them
+# that did not move while RDMA packets did, and every message checked.
+lossless_evidence() { # NAME
+	jq_true "$1" '.verdict == "lossless" and (.counters | length) >= 1 and
+		all(.counters[]; .loss_counters >= 5 and .loss_moved == 0 and
+		    .rdma_tx_packets > 0 and .rdma_rx_packets > 0) and
+		.validation.validated > 0 and .validation.corrupt == 0 and
+		.validation.misordered == 0 and .validation.missing == 0'
+}
+
+pair() {
+	run_job pair 2 -P pair -o write-imm -s 64K -D 3 --validate --rate 0.15 --probes \
+		--inline 64 --qp-timeout 21 --profile profiles/roce-lossless.yaml &&
+		all_rc pair 2 0
+}
+
+pair_report() {
+	jq_true pair '.pattern == "pair" and (.flows | length) == 1 and .flows[0].bytes > 0 and
+		(.flows[0].series_gbps | length) >= 20 and .steps[0].messages > 0 and
+		.steps[0].avg_mib_s > 0 and .latency.count > 0 and .latency.p99_us > 0 and
+		.completion.count > 0 and .cpu_s_per_gb > 0 and .nranks == 2 and
+		.connect == "rdma_cm" and (.ranks | length) == 2 and .ranks[1].pacing == "software" and
+		.tos == 106'
+}
+
+# The other operations and patterns, sizes swept and drawn from a file, bursts, several QPs.
+bidir_read() {
+	run_job bidir 2 -P bidir -o read -s 8K -D 2 --validate --rate 0.05 --qp-timeout 21 &&
+		all_rc bidir 2 0 && lossless_evidence bidir &&
+		jq_true bidir '(.flows | length) == 2 and all(.flows[]; .bytes > 0)'
+}
+
+sweep() {
+	run_job sweep 2 -o send -s 1K-4K -D 1 -q 2 --validate --rate 0.05 --qp-timeout 21 &&
+		all_rc sweep 2 0 && lossless_evidence sweep &&
+		jq_true sweep '[.steps[].size] == [1024, 2048, 4096] and all(.steps[]; .messages > 0)'
+}
+
+distribution() {
+	printf '# sizes and weights\n512 3\n8K 1\n' >"$OUT/sizes"
+	run_job dist 2 -o write-imm -s "@$OUT/sizes" -D 2 --validate --rate 0.05 \
+		--qp-timeout 21 && all_rc dist 2 0 && lossless_evidence dist &&
+		jq_true dist '.steps[0].messages > 0'
+}
+
+victim() {
+	run_job victim 4 -P victim -s 8K -D 2 --rate 0.03 --burst 2000:1000 --qp-timeout 21 &&
+		all_rc victim 4 0 &&
+		jq_true victim '.verdict == "lossless" and (.flows | length) == 3 and
+			([.flows[] | select(.name == "rank 1 -> rank 3 (victim)")] | length) == 1 and
+			all(.flows[]; .bytes > 0)'
+}
+
+all_to_all() {
+	run_job a2a 3 -P all-to-all -o write -s 4K -D 2 --rate 0.02 --qp-timeout 21 &&
+		all_rc a2a 3 0 &&
+		jq_true a2a '.verdict == "lossless" and (.flows | length) == 6 and all(.flows[]; .bytes > 0)'
+}
+
+# The coordinator's process dies: the other ranks say FAILED on their own, promptly.
+coordinator_killed() {
+	local port=$((20500 + RANDOM % 400)) t0 p0 p1 rc
+	t0=$(date +%s)
+	"$ND" stress -l -c "$COORD:$port" -N 2 -d rxe0 -D 40 --rate 0.05 >/dev/null 2>&1 &
+	p0=$!
+	timeout 60 "$ND" stress -c "$COORD:$port" -d rxe0 -D 40 --rate 0.05 >"$OUT/coordkill.out" 2>&1 &
+	p1=$!
+	sleep 4
+	kill -9 "$p0"
+	wait "$p1"
+	rc=$?
+	# whichever it notices first: the CM connection or the coordinator's socket closing
+	if [ "$rc" != 1 ] || [ $(($(date +%s) - t0)) -ge 25 ] || ! grep -Eq \
+		"verdict failed: (rank 0 disconnected flow 0|.*the coordinator at $COORD:$port went away)" \
+		"$OUT/coordkill.out"; then
+		cat "$OUT/coordkill.out" >&2
+		return 1
+	fi
+}
+
+incast() {
+	run_job incast 4 -P incast -o write -s 16K -D 3 --validate --rate 0.05 --qp-timeout 21 &&
+		all_rc incast 4 0
+}
+
+incast_report() {
+	jq_true incast '(.flows | length) == 3 and all(.flows[]; .bytes > 0) and .jain > 0.8 and
+		(.ranks | length) == 4 and all(.ranks[]; .dev == "rxe0" and .ifname == "veth0")'
+}
+
+# Every rank under mpirun, MPI collectives instead of the coordinator.
+mpi_incast() {
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_plm_rsh_agent=false \
+		timeout 180 mpirun -np 4 --oversubscribe --bind-to none \
+		"$ND" stress -P incast -o write-imm -s 16K -D 3 --validate --rate 0.05 \
+		--qp-timeout 21 -d rxe0 -j \
+		>"$OUT/mpi.json" 2>"$OUT/mpi.err"
+	echo $? >"$OUT/mpi.rc0"
+	# rank 0's report is the JSON object; the other ranks print a line each
+	jq -c 'select(.kind == "stress")' "$OUT/mpi.json" >"$OUT/mpi.report.json" 2>/dev/null
+	mv "$OUT/mpi.report.json" "$OUT/mpi.json"
+	[ "$(cat "$OUT/mpi.rc0")" = 0 ] || { cat "$OUT/mpi.err" >&2; return 1; }
+}
+
+verbs_pair() {
+	run_job verbs 2 --verbs -o send -s 4K -D 2 --validate --rate 0.1 --qp-timeout 21 && all_rc verbs 2 0 &&
+		jq_true verbs '.verdict == "lossless" and .connect == "verbs"'
+}
+
+junit_written() {
+	grep -q '<testsuite name="nodrop-stress" tests="[0-9]*" failures="0"' "$OUT/pair.xml" &&
+		grep -q 'name="rank 1 -&gt; rank 0"' "$OUT/pair.xml"
+}
+
+# The ranks must agree on the traffic: the odd one is refused, naming the option.
+options_differ() {
+	local port=$((19500 + RANDOM % 400)) rc
+	timeout 60 "$ND" stress -l -c "$COORD:$port" -N 2 -d rxe0 -q 1 -D 1 --timeout 10 \
+		>"$OUT/differ.out0" 2>&1 &
+	timeout 60 "$ND" stress -c "$COORD:$port" -d rxe0 -q 2 -D 1 >"$OUT/differ.out1" 2>&1
+	rc=$?
+	wait
+	[ "$rc" = 2 ] && grep -q -- "--qps 1 vs 2 (rank 0's first)" "$OUT/differ.out1" &&
+		grep -q -- "--qps 1 vs 2" "$OUT/differ.out0"
+}
+
+# No GPU driver in the guest: GPU memory fails cleanly, with what to do, and a FAILED verdict.
+no_cuda() {
+	run_job cuda 2 -m cuda:0 -D 1 --timeout 20
+	all_rc cuda 2 1 &&
+		jq_true cuda '.verdict == "failed" and (.reason | test("libcuda.so.1.*install the driver, or use --mem host"))'
+}
+
+# SIGINT on one rank: both end promptly with FAILED and the reason, no hang.
+interrupted() {
+	local port=$((20000 + RANDOM % 400)) t0 t1 p1
+	t0=$(date +%s)
+	timeout 60 "$ND" stress -l -c "$COORD:$port" -N 2 -d rxe0 -D 40 --rate 0.05 -j \
+		>"$OUT/sigint.json" 2>&1 &
+	timeout 60 "$ND" stress -c "$COORD:$port" -d rxe0 -D 40 --rate 0.05 >"$OUT/sigint.out1" 2>&1 &
+	p1=$!
+	sleep 4
+	kill -INT "$p1"
+	wait
+	t1=$(date +%s)
+	[ $((t1 - t0)) -lt 25 ] && jq_true sigint '.verdict == "failed" and
+		(.reason | test("interrupted"))'
+}
+
+# usage ERR ARGS...: exit status 2 and ERR on stderr, nothing on stdout
+usage() {
+	local want=$1 out err rc
+	shift
+	out=$("$ND" stress "$@" 2>"$OUT/usage.err")
+	rc=$?
+	err=$(cat "$OUT/usage.err")
+	if [ "$rc" != 2 ] || [ -n "$out" ] || [ "$err" != "$want" ]; then
+		nd_vm_err "stress $*: rc $rc, stderr '$err', want '$want'"
+		return 1
+	fi
+}
+
+bad_usage() {
+	usage "nodrop stress: give --coord HOST:PORT (and --listen --ranks N on rank 0), or launch under mpirun with --mpi" &&
+	usage "nodrop stress: --listen needs --ranks N (the processes of the job, this one included)" \
+		-l -c 127.0.0.1:1 &&
+	usage "nodrop stress: --size '12x': --size: '12x' is not a size (1..1G, K/M/G binary units), a sweep such as 64-1M, or @FILE" \
+		-s 12x &&
+	usage "nodrop stress: --pattern 'ring': give pair, bidir, incast, outcast, all-to-all or victim" \
+		-P ring &&
+	usage "nodrop stress: --qps '0': give a whole number 1..1024" -q 0 &&
+	usage "nodrop stress: --burst '10': give ON:OFF in microseconds, both above 0 (e.g. 100:900)" \
+		--burst 10 &&
+	usage "nodrop stress: --mem 'gpu:0': --mem: 'gpu:0' is not host, host:huge, cuda:N or cuda:BUS_ID" \
+		-m gpu:0 &&
+	usage "nodrop stress: --cq-mod 256 must be 1..--tx-depth (128): a queue full of unsignalled work requests never completes" \
+		--cq-mod 256 -c 127.0.0.1:1 &&
+	usage "nodrop stress: pattern pair needs exactly 2 ranks (1 -> 0), not 3 (at most 4096)" \
+		-l -c 127.0.0.1:19999 -N 3 --timeout 1
+}
+
+nd_vm_check "bad options: exit 2 and the reason, nothing run" bad_usage
+nd_vm_check "rxe0/rxe1 up on veth0/veth1" nd_vm_rxe_up
+nd_vm_check "pair through the coordinator, validated" pair
+nd_vm_check "pair: LOSSLESS with counter evidence" lossless_evidence pair
+nd_vm_check "pair: flows, series, size row, probes, CPU cost in the report" pair_report
+nd_vm_check "pair: JUnit written" junit_written
+nd_vm_check "3:1 incast, four processes, validated" incast
+nd_vm_check "incast: LOSSLESS with counter evidence" lossless_evidence incast
+nd_vm_check "incast: three flows, fair shares, every rank on rxe0" incast_report
+nd_vm_check "3:1 incast under mpirun" mpi_incast
+nd_vm_check "mpirun incast: LOSSLESS with counter evidence" lossless_evidence mpi
+nd_vm_check "plain verbs (automatic RoCE v2 GID), SEND/RECV, LOSSLESS" verbs_pair
+nd_vm_check "bidir RDMA READ, validated, LOSSLESS" bidir_read
+nd_vm_check "size sweep, 2 QPs per flow, a row per size" sweep
+nd_vm_check "sizes drawn from a distribution file" distribution
+nd_vm_check "victim pattern with bursts: the victim flow reported" victim
+nd_vm_check "all-to-all over three ranks" all_to_all
+nd_vm_check "ranks with other options are refused, the option named" options_differ
+nd_vm_check "GPU memory without a driver: clean FAILED" no_cuda
+nd_vm_check "SIGINT on one rank: FAILED, promptly" interrupted
+nd_vm_check "rank 0 killed: the others say FAILED on their own" coordinator_killed
+jq -c '{verdict, reason, steps, validation, counters}' "$OUT/incast.json"
+nd_vm_done

@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Guest scenario for `nodrop stress` across a wire (tests/vm/vm.sh -n 2 tests/vm/stress2.sh):
+# guest 0 (198.18.0.1) is rank 0 and hosts the coordinator, guest 1 (198.18.0.2) is rank 1,
+# each with rxe0 on eth0. Three runs in step, each its own token and port:
+#   clean   no impairment: LOSSLESS, both ports' counters as evidence
+#   netem   guest 1 drops 1 % of what eth0 sends: LOSSY, naming the counters that moved
+#   kill    guest 1's rank is killed (SIGKILL) mid-run: rank 0 says FAILED, who went, at once
+# shellcheck disable=SC2317 # functions run through nd_vm_check
+set -u
+# shellcheck source-path=SCRIPTDIR source=guest-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
+
+ND=${ND_NODROP:-build/nodrop}
+OUT=$ND_OUT
+ME=$ND_VM_INDEX
+COORD=198.18.0.1
+WATCHDOG=5
+
+# rank NAME PORT ARGS...: this guest's rank of job NAME; rank 0's JSON in $OUT/NAME.json
+rank() {
+	local name=$1 port=$2
+	shift 2
+	if [ "$ME" = 0 ]; then
+		timeout 150 "$ND" stress -l -c "$COORD:$port" -N 2 -k "$name" -d rxe0 -j "$@" \
+			>"$OUT/$name.json" 2>"$OUT/$name.err"
+	else
+		timeout 150 "$ND" stress -c "$COORD:$port" -k "$name" -d rxe0 "$@" \
+			>"$OUT/$name.out" 2>&1
+	fi
+	echo $? >"$OUT/$name.rc"
+}
+
+verdict_is() { # NAME VERDICT
+	if [ "$ME" = 0 ]; then
+		jq -e --arg v "$2" '.verdict == $v' "$OUT/$1.json" >/dev/null || {
+			jq -c '{verdict, reason, evidence, counters}' "$OUT/$1.json" >&2
+			cat "$OUT/$1.err" >&2
+			return 1
+		}
+	else
+		grep -q "verdict $2" "$OUT/$1.out" || { cat "$OUT/$1.out" >&2; return 1; }
+	fi
+}
+
+clean() {
+	rank clean 18601 -o write -s 16K -D 3 --validate --rate 0.1 --probes --qp-timeout 21
+	verdict_is clean lossless && [ "$(cat "$OUT/clean.rc")" = 0 ]
+}
+
+# Both hosts' ports sampled, loss indicators among them, none moved, packets did.
+clean_evidence() {
+	[ "$ME" = 1 ] && return 0
+	jq -e '(.counters | length) == 2 and all(.counters[]; .loss_counters >= 5 and
+		.loss_moved == 0 and .rdma_tx_packets > 0) and
+		([.counters[].where] | sort) == ["nd-vm0/eth0", "nd-vm1/eth0"] and
+		.validation.validated > 0 and .latency.count > 0' "$OUT/clean.json" >/dev/null ||
+		{ jq -c '{counters, validation}' "$OUT/clean.json" >&2; return 1; }
+}
+
+netem_on() {
+	[ "$ME" = 0 ] && return 0
+	nd_vm_modprobe sch_netem && /usr/sbin/tc qdisc add dev eth0 root netem loss 1%
+}
+
+netem_off() {
+	[ "$ME" = 0 ] || /usr/sbin/tc qdisc del dev eth0 root
+}
+
+netem() {
+	rank netem 18602 -o write -s 16K -D 4 --validate --rate 0.1
+	verdict_is netem lossy && [ "$(cat "$OUT/netem.rc")" = 1 ]
+}
+
+# The evidence names loss counters of the transport, with the ports they moved on.
+netem_evidence() {
+	[ "$ME" = 1 ] && return 0
+	jq -e '(.evidence | length) > 0 and
+		any(.evidence[]; .what == "seq_err_naks" or .what == "out_of_sequence" or
+		    .what == "transport_retries" or .what == "duplicate_requests") and
+		all(.evidence[]; .delta > 0 and (.where | test("^nd-vm[01]/eth0$"))) and
+		.retransmits > 0' "$OUT/netem.json" >/dev/null ||
+		{ jq -c '{reason, evidence, retransmits}' "$OUT/netem.json" >&2; return 1; }
+}
+
+# Rank 1 dies mid-run; rank 0 must give FAILED, naming it, long before the run would end.
+kill_rank() {
+	local t0 t1 pid
+	if [ "$ME" = 1 ]; then
+		# no timeout(1) around it: SIGKILL must reach nodrop itself
+		"$ND" stress -c "$COORD:18603" -k kill -d rxe0 -D 60 --rate 0.05 \
+			--watchdog "$WATCHDOG" >"$OUT/kill.out" 2>&1 &
+		pid=$!
+		sleep 8
+		kill -9 "$pid"
+		wait "$pid"
+		[ $? = 137 ]
+		return
+	fi
+	t0=$(date +%s)
+	rank kill 18603 -D 60 --rate 0.05 --watchdog "$WATCHDOG"
+	t1=$(date +%s)
+	echo "kill: rank 0 ended after $((t1 - t0)) s of a 60 s run" >&2
+	jq -e '.verdict == "failed" and (.reason | test("rank 1 on nd-vm1 went away mid-run"))' \
+		"$OUT/kill.json" >/dev/null || { jq -c '{verdict, reason}' "$OUT/kill.json" >&2; return 1; }
+	# joining and connecting take a few seconds under TCG; the kill comes 8 s after start
+	[ $((t1 - t0)) -le $((8 + 10 + WATCHDOG)) ]
+}
+
+[ "${ND_VM_NGUESTS:-2}" -eq 2 ] || { echo "stress2: needs -n 2" >&2; exit 2; }
+nd_vm_check "rxe0 up on eth0 (198.18.0.$((ME + 1)))" nd_vm_rxe_up eth0
+nd_vm_check "clean wire: LOSSLESS" clean
+nd_vm_check "clean wire: both ports' counters as evidence" clean_evidence
+nd_vm_check "netem loss 1% on guest 1's eth0" netem_on
+nd_vm_check "lossy wire: LOSSY" netem
+nd_vm_check "lossy wire: the counters that moved are named" netem_evidence
+nd_vm_check "netem removed" netem_off
+nd_vm_check "rank 1 killed mid-run: FAILED within the watchdog time" kill_rank
+[ "$ME" = 0 ] && jq -c '{verdict, reason, evidence}' "$OUT/netem.json"
+nd_vm_done
