@@ -68,6 +68,12 @@ int nd_lldp_agent_find(struct nd_lldp_agent *agent);
 /* Copy @src into @dst of @size bytes, always terminated; returns strlen(@src) like BSD strlcpy. */
 size_t nd_strlcpy(char *dst, const char *src, size_t size);
 
+/*
+ * Append a zeroed element of @size to the array *@v of *@n elements (capacity *@cap), growing
+ * it by doubling; returns the new element, or NULL (array untouched) when out of memory.
+ */
+void *nd_append(void **v, size_t *n, size_t *cap, size_t size);
+
 /* "3", "3,4" or "none": a priority bitmap as people read it; returns @buf. */
 const char *nd_fmt_prios(char *buf, size_t len, uint8_t bits);
 

@@ -74,19 +74,11 @@ static struct nd_lint *add(struct lint_ctx *c, const struct lint_rule *r, enum n
 
 	if (c->err)
 		return NULL;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 8;
-		struct nd_lint *grown = realloc(c->v, cap * sizeof(*grown));
-
-		if (!grown) {
-			c->err = -ENOMEM;
-			return NULL;
-		}
-		c->v = grown;
-		c->cap = cap;
+	l = nd_append((void **)&c->v, &c->n, &c->cap, sizeof(*l));
+	if (!l) {
+		c->err = -ENOMEM;
+		return NULL;
 	}
-	l = &c->v[c->n++];
-	memset(l, 0, sizeof(*l));
 	l->id = r->id;
 	l->severity = sev;
 	if (f < ND_F_COUNT && given(c, f))

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* String copies that always terminate and say when they truncated. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -30,4 +32,22 @@ const char *nd_fmt_prios(char *buf, size_t len, uint8_t bits)
 	if (!off)
 		snprintf(buf, len, "none");
 	return buf;
+}
+
+void *nd_append(void **v, size_t *n, size_t *cap, size_t size)
+{
+	char *slot;
+
+	if (*n == *cap) {
+		size_t grown_cap = *cap ? *cap * 2 : 8;
+		void *grown = realloc(*v, grown_cap * size);
+
+		if (!grown)
+			return NULL;
+		*v = grown;
+		*cap = grown_cap;
+	}
+	slot = (char *)*v + (*n)++ * size;
+	memset(slot, 0, size);
+	return slot;
 }

@@ -166,19 +166,11 @@ static struct nd_finding *add(struct tri_ctx *c, const struct tri_rule *r, enum 
 
 	if (c->err)
 		return NULL;
-	if (c->n_f == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 8;
-		struct nd_finding *grown = realloc(c->v, cap * sizeof(*grown));
-
-		if (!grown) {
-			c->err = -ENOMEM;
-			return NULL;
-		}
-		c->v = grown;
-		c->cap = cap;
+	f = nd_append((void **)&c->v, &c->n_f, &c->cap, sizeof(*f));
+	if (!f) {
+		c->err = -ENOMEM;
+		return NULL;
 	}
-	f = &c->v[c->n_f++];
-	memset(f, 0, sizeof(*f));
 	f->id = r->id;
 	f->severity = sev;
 	nd_strlcpy(f->ifname, c->port->link.name, sizeof(f->ifname));
