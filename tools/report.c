@@ -122,8 +122,7 @@ bool nd_report_has_errors(const struct nd_report *r, bool drift_counts)
 	return false;
 }
 
-/* XML text with the five characters that matter escaped. */
-static void xml(FILE *f, const char *s)
+void nd_xml_escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -158,13 +157,13 @@ int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_
 		for (k = 0; k < pr->n_lints; k++)
 			failures += pr->lints[k].severity == ND_SEV_ERROR;
 		fprintf(f, "  <testsuite name=\"");
-		xml(f, pr->port.link.name);
+		nd_xml_escape(f, pr->port.link.name);
 		fprintf(f, "\" tests=\"%zu\" failures=\"%zu\">\n", tests, failures);
 		for (field = 0; field < ND_F_COUNT; field++) {
 			if (!(p->set & (1u << field)))
 				continue;
 			fprintf(f, "    <testcase classname=\"nodrop.audit.");
-			xml(f, pr->port.link.name);
+			nd_xml_escape(f, pr->port.link.name);
 			fprintf(f, "\" name=\"%s\">", nd_field_key((enum nd_field)field));
 			for (k = 0; k < pr->n_changes; k++) {
 				const struct nd_change *c = &pr->changes[k];
@@ -173,14 +172,14 @@ int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_
 					continue;
 				if (c->skipped) {
 					fprintf(f, "<skipped message=\"");
-					xml(f, c->warning);
+					nd_xml_escape(f, c->warning);
 					fprintf(f, "\"/>");
 					continue;
 				}
 				fprintf(f, "<failure message=\"is ");
-				xml(f, c->from);
+				nd_xml_escape(f, c->from);
 				fprintf(f, ", want ");
-				xml(f, c->to);
+				nd_xml_escape(f, c->to);
 				fprintf(f, "\"/>");
 			}
 			fprintf(f, "</testcase>\n");
@@ -189,17 +188,17 @@ int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_
 			const struct nd_lint *l = &pr->lints[k];
 
 			fprintf(f, "    <testcase classname=\"nodrop.lint.");
-			xml(f, pr->port.link.name);
+			nd_xml_escape(f, pr->port.link.name);
 			fprintf(f, "\" name=\"%s\">", l->id);
 			if (l->severity == ND_SEV_ERROR) {
 				fprintf(f, "<failure message=\"");
-				xml(f, l->evidence);
+				nd_xml_escape(f, l->evidence);
 				fprintf(f, "\">");
-				xml(f, l->fix);
+				nd_xml_escape(f, l->fix);
 				fprintf(f, "</failure>");
 			} else {
 				fprintf(f, "<system-out>%s: ", nd_severity_name(l->severity));
-				xml(f, l->evidence);
+				nd_xml_escape(f, l->evidence);
 				fprintf(f, "</system-out>");
 			}
 			fprintf(f, "</testcase>\n");

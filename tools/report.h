@@ -4,6 +4,7 @@
 #define ND_REPORT_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "nodrop.h"
 
@@ -16,6 +17,9 @@ int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_
 
 /* The one PROFILE operand of apply and audit, loaded; an exit code after a message on failure. */
 int nd_cli_profile(const char *cmd, int argc, char **argv, struct nd_profile *p);
+
+/* @s as XML text, the five characters that matter escaped, control characters dropped. */
+void nd_xml_escape(FILE *f, const char *s);
 
 /* Up to this many --dev options. */
 #define ND_DEVS_MAX 256

@@ -12,7 +12,7 @@
 #include "print.h"
 #include "runreport.h"
 
-static void print_dist(const char *key, const char *label, const struct nd_dist *d)
+void nd_print_dist(const char *key, const char *label, const struct nd_dist *d)
 {
 	pr_open_object(key);
 	pr_text("  %s:", label);
@@ -160,9 +160,9 @@ void nd_print_run_report(const char *key, const struct nd_run_report *r, unsigne
 	pr_float(PR_TEXT, NULL, ", per flow %.3f", lo);
 	pr_float(PR_TEXT, NULL, "..%.3f Gb/s\n", hi);
 	if (r->fct.count || pr_is_json())
-		print_dist("fct", "fct", &r->fct);
+		nd_print_dist("fct", "fct", &r->fct);
 	if (r->latency.count || pr_is_json())
-		print_dist("latency", "latency", &r->latency);
+		nd_print_dist("latency", "latency", &r->latency);
 	pr_uint(PR_ANY, "drops", "  drops %" PRIu64, r->drops);
 	pr_uint(PR_ANY, "retransmits", ", retransmits %" PRIu64 "\n", r->retransmits);
 	pr_string(PR_ANY, "verdict", "  verdict %s", nd_verdict_name(r->verdict));

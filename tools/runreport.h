@@ -26,4 +26,7 @@ void nd_print_run_report(const char *key, const struct nd_run_report *r, unsigne
 void nd_print_run_compare(const struct nd_run_report *const *r, size_t n, unsigned int flags,
 			  nd_rr_extra_fn extra, void *data);
 
+/* A distribution as "  LABEL: N, p50 .. us, ..." (text) or {count, p50_us, ...} under @key. */
+void nd_print_dist(const char *key, const char *label, const struct nd_dist *d);
+
 #endif

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "nodrop.h"
 #include "print.h"
+#include "report.h"
 #include "runreport.h"
 
 enum {
@@ -437,19 +438,6 @@ static void print_ranks(const struct nd_stress_result *r)
 	pr_close_array();
 }
 
-static void print_dist(const char *key, const char *label, const struct nd_dist *d)
-{
-	pr_open_object(key);
-	pr_text("  %s:", label);
-	pr_uint(PR_ANY, "count", " %" PRIu64, d->count);
-	pr_float(PR_ANY, "p50_us", ", p50 %.1f us", d->p50_us);
-	pr_float(PR_ANY, "p99_us", ", p99 %.1f us", d->p99_us);
-	pr_float(PR_ANY, "p999_us", ", p99.9 %.1f us", d->p999_us);
-	pr_float(PR_ANY, "max_us", ", max %.1f us", d->max_us);
-	pr_float(PR_ANY, "mean_us", ", mean %.1f us\n", d->mean_us);
-	pr_close_object();
-}
-
 /* What stress measures beyond the shared report, inside its object. */
 static void print_extra(size_t i, void *data)
 {
@@ -464,7 +452,7 @@ static void print_extra(size_t i, void *data)
 	else
 		pr_null(PR_ANY, "tos", ", ToS default");
 	pr_float(PR_ANY, "cpu_s_per_gb", ", cpu %.3f s per GB\n", r->cpu_s_per_gb);
-	print_dist("completion", "completion latency", r->completion);
+	nd_print_dist("completion", "completion latency", r->completion);
 	pr_open_object("validation");
 	pr_uint(PR_ANY, "validated", "  validation: %" PRIu64 " checked", r->validated);
 	pr_uint(PR_ANY, "corrupt", ", %" PRIu64 " corrupt", r->corrupt);
@@ -487,22 +475,6 @@ static void print_short(const struct nd_stress_result *r)
 	pr_close_object();
 }
 
-static void xml(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else if ((unsigned char)*s >= 0x20 || *s == '\n')
-			fputc(*s, f);
-	}
-}
-
 /* One test case for the verdict, one per flow (its throughput), one per sampled port. */
 static int write_junit(const char *path, const struct nd_stress_result *r)
 {
@@ -518,7 +490,7 @@ static int write_junit(const char *path, const struct nd_stress_result *r)
 	fprintf(f, "  <testcase classname=\"stress.%s\" name=\"verdict\">\n", rep->pattern);
 	if (rep->verdict != ND_VERDICT_LOSSLESS) {
 		fprintf(f, "    <failure message=\"%s: ", nd_verdict_name(rep->verdict));
-		xml(f, rep->reason);
+		nd_xml_escape(f, rep->reason);
 		fputs("\">", f);
 		for (i = 0; i < rep->n_evidence; i++) {
 			const struct nd_evidence *v = &rep->evidence[i];
@@ -531,13 +503,13 @@ static int write_junit(const char *path, const struct nd_stress_result *r)
 	fputs("  </testcase>\n", f);
 	for (i = 0; i < rep->n_flows; i++) {
 		fputs("  <testcase classname=\"stress.flow\" name=\"", f);
-		xml(f, rep->flows[i].name);
+		nd_xml_escape(f, rep->flows[i].name);
 		fprintf(f, "\"><system-out>%.3f Gb/s, %" PRIu64 " bytes</system-out></testcase>\n",
 			rep->flows[i].gbps, rep->flows[i].bytes);
 	}
 	for (i = 0; i < r->n_sampled; i++) {
 		fputs("  <testcase classname=\"stress.counters\" name=\"", f);
-		xml(f, r->sampled[i].where);
+		nd_xml_escape(f, r->sampled[i].where);
 		fprintf(f, "\"><system-out>%zu loss indicators, %zu moved</system-out>"
 			"</testcase>\n", r->sampled[i].n_loss, r->sampled[i].n_loss_moved);
 	}
