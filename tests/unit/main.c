@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* The unit tier: every suite in one runner, so Check prints one closing line. */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+#include "nodrop.h"
 
 #include "unit.h"
 
@@ -9,6 +13,21 @@ const char *unit_fixtures(void)
 	const char *dir = getenv("ND_FIXTURES");
 
 	return dir && *dir ? dir : "tests/fixtures";
+}
+
+void unit_use_fixture(const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", unit_fixtures(), name);
+	setenv("NODROP_SYSROOT", path, 1);
+	nd_sysroot_reset();
+}
+
+void unit_no_root(void)
+{
+	unsetenv("NODROP_SYSROOT");
+	nd_sysroot_reset();
 }
 
 int main(void)

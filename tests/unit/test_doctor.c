@@ -21,21 +21,6 @@
 #include "doctor.h"
 #include "unit.h"
 
-static void use_fixture(const char *name)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", unit_fixtures(), name);
-	setenv("NODROP_SYSROOT", path, 1);
-	nd_sysroot_reset();
-}
-
-static void no_root(void)
-{
-	unsetenv("NODROP_SYSROOT");
-	nd_sysroot_reset();
-}
-
 static void run(struct nd_doctor *d)
 {
 	struct nd_err e = { 0 };
@@ -192,7 +177,7 @@ START_TEST(dgx_topology)
 	char name[16];
 	size_t g, n;
 
-	use_fixture("doctor-dgx");
+	unit_use_fixture("doctor-dgx");
 	run(&d);
 	ck_assert_uint_eq(d.n_gpus, 8);
 	ck_assert_uint_eq(d.n_nics, 8);
@@ -224,7 +209,7 @@ START_TEST(dgx_all_ready)
 	const struct nd_check *k;
 	struct nd_doctor d;
 
-	use_fixture("doctor-dgx");
+	unit_use_fixture("doctor-dgx");
 	run(&d);
 	ck_assert_uint_eq(rows(&d, "gpu-nic-affinity"), 8);
 	ck_assert_uint_eq(count(&d, "gpu-nic-affinity", ND_CHECK_PASS), 8);
@@ -275,7 +260,7 @@ START_TEST(cross_socket_sys)
 	const struct nd_check *k;
 	struct nd_doctor d;
 
-	use_fixture("doctor-cross-socket");
+	unit_use_fixture("doctor-cross-socket");
 	run(&d);
 	ck_assert_uint_eq(d.n_gpus, 2);
 	ck_assert_uint_eq(d.n_nics, 1);
@@ -329,7 +314,7 @@ START_TEST(misconfigured_topology_and_acs)
 	const struct nd_check *k;
 	struct nd_doctor d;
 
-	use_fixture("doctor-misconfigured");
+	unit_use_fixture("doctor-misconfigured");
 	run(&d);
 	/* the GPU's HD audio function (class 0x0403) is not a GPU */
 	ck_assert_uint_eq(d.n_gpus, 2);
@@ -374,7 +359,7 @@ START_TEST(misconfigured_host)
 	const struct nd_check *k;
 	struct nd_doctor d;
 
-	use_fixture("doctor-misconfigured");
+	unit_use_fixture("doctor-misconfigured");
 	run(&d);
 	k = find(&d, "iommu", "host");
 	ck_assert_int_eq(k->status, ND_CHECK_WARN);
@@ -409,7 +394,7 @@ START_TEST(misconfigured_roce)
 	const struct nd_check *k;
 	struct nd_doctor d;
 
-	use_fixture("doctor-misconfigured");
+	unit_use_fixture("doctor-misconfigured");
 	run(&d);
 	k = find(&d, "roce-gid", "mlx5_0/1 (eth0)");
 	ck_assert_int_eq(k->status, ND_CHECK_FAIL);
@@ -438,7 +423,7 @@ START_TEST(acs_register)
 {
 	uint16_t ctrl = 0;
 
-	use_fixture("doctor-misconfigured");
+	unit_use_fixture("doctor-misconfigured");
 	ck_assert_int_eq(nd_pci_acs_ctrl("0000:02:00.0", &ctrl), 1);
 	ck_assert_uint_eq(ctrl, 0x001d);
 	ck_assert_int_eq(nd_pci_acs_ctrl("0000:02:01.0", &ctrl), 1);
@@ -447,7 +432,7 @@ START_TEST(acs_register)
 	ck_assert_int_eq(nd_pci_acs_ctrl("0000:02:02.0", &ctrl), 0);
 	ck_assert_int_eq(nd_pci_acs_ctrl("0000:00:01.0", &ctrl), 0);
 	ck_assert_int_eq(nd_pci_acs_ctrl("0000:99:00.0", &ctrl), -ENOENT);
-	use_fixture("doctor-cross-socket");
+	unit_use_fixture("doctor-cross-socket");
 	ck_assert_int_eq(nd_pci_acs_ctrl("0000:a2:00.0", &ctrl), -EACCES);
 }
 END_TEST
@@ -539,7 +524,7 @@ START_TEST(host_without_pci)
 	struct nd_doctor d;
 
 	/* a RoCE fixture with no PCI bus and no GID tables: every check says why it is skipped */
-	use_fixture("roce-host");
+	unit_use_fixture("roce-host");
 	run(&d);
 	ck_assert_uint_eq(d.n_gpus, 0);
 	ck_assert_uint_eq(d.n_nics, 0);
@@ -568,7 +553,7 @@ START_TEST(memlock_limit)
 	const struct nd_check *k;
 	struct nd_doctor d;
 
-	use_fixture("doctor-dgx");
+	unit_use_fixture("doctor-dgx");
 	ck_assert_int_eq(getrlimit(RLIMIT_MEMLOCK, &rl), 0);
 	low.rlim_cur = 64 << 10;
 	low.rlim_max = rl.rlim_max;
@@ -674,7 +659,7 @@ Suite *suite_doctor(void)
 	Suite *s = suite_create("doctor");
 	TCase *tc = tcase_create("fixtures");
 
-	tcase_add_checked_fixture(tc, NULL, no_root);
+	tcase_add_checked_fixture(tc, NULL, unit_no_root);
 	tcase_add_test(tc, classify_paths);
 	tcase_add_test(tc, classify_rejects_non_pci);
 	tcase_add_test(tc, dgx_topology);

@@ -11,25 +11,10 @@
 
 static struct dcb_app apps[ND_DSCP_MAX];
 
-static void use_fixture(const char *name)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", unit_fixtures(), name);
-	setenv("NODROP_SYSROOT", path, 1);
-	nd_sysroot_reset();
-}
-
 /* No LLDP agent in the fixture's /proc, whatever runs on the machine under test. */
 static void clean_host(void)
 {
-	use_fixture("lint-clean");
-}
-
-static void no_root(void)
-{
-	unsetenv("NODROP_SYSROOT");
-	nd_sysroot_reset();
+	unit_use_fixture("lint-clean");
 }
 
 static void add_param(struct nd_ecn *ecn, const char *name, uint32_t value)
@@ -690,7 +675,7 @@ START_TEST(lldp_agent_running)
 	struct nd_port p;
 	struct run r;
 
-	use_fixture("lint-lldpad");
+	unit_use_fixture("lint-lldpad");
 	clean_port(&p);
 	r = lint(&p, NULL);
 	l = just(&r, "dcbx-not-host", 1);
@@ -704,12 +689,12 @@ START_TEST(lldp_agent_running)
 	r = lint(&p, &prof);
 	ck_assert_int_eq(just(&r, "dcbx-not-host", 1)->severity, ND_SEV_ERROR);
 	free(r.v);
-	use_fixture("lint-lldpd");
+	unit_use_fixture("lint-lldpd");
 	r = lint(&p, NULL);
 	ck_assert_ptr_nonnull(strstr(just(&r, "dcbx-not-host", 1)->evidence, "lldpd is running"));
 	free(r.v);
 	/* no /proc under the root: nothing found, nothing failed */
-	use_fixture("ecn-none");
+	unit_use_fixture("ecn-none");
 	r = lint(&p, NULL);
 	ck_assert_int_eq(r.n, 0);
 }
@@ -720,7 +705,7 @@ Suite *suite_lint(void)
 	Suite *s = suite_create("lint");
 	TCase *tc = tcase_create("rules");
 
-	tcase_add_checked_fixture(tc, clean_host, no_root);
+	tcase_add_checked_fixture(tc, clean_host, unit_no_root);
 	tcase_add_test(tc, severity_names);
 	tcase_add_test(tc, clean_port_has_no_lints);
 	tcase_add_test(tc, port_without_dcb_or_rdma);

@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "unit.h"
 
+/* With a trailing "/", unlike unit_use_fixture(): root_prefix checks it is folded. */
 static void use_fixture(const char *name)
 {
 	char path[PATH_MAX];
@@ -23,12 +24,6 @@ static void roce_host(void)
 	use_fixture("roce-host");
 }
 
-static void no_root(void)
-{
-	unsetenv("NODROP_SYSROOT");
-	nd_sysroot_reset();
-}
-
 START_TEST(root_prefix)
 {
 	char path[PATH_MAX], want[PATH_MAX];
@@ -37,7 +32,7 @@ START_TEST(root_prefix)
 	ck_assert_int_eq(nd_sys_path(path, sizeof(path), "/sys/class/net/%s/speed", "eth2"), 0);
 	/* the trailing '/' of NODROP_SYSROOT is folded */
 	ck_assert_str_eq(path, want);
-	no_root();
+	unit_no_root();
 	ck_assert_str_eq(nd_sysroot(), "");
 	ck_assert_int_eq(nd_sys_path(path, sizeof(path), "/sys/x"), 0);
 	ck_assert_str_eq(path, "/sys/x");
@@ -207,7 +202,7 @@ Suite *suite_sysfs(void)
 	Suite *s = suite_create("sysfs");
 	TCase *tc = tcase_create("fixtures");
 
-	tcase_add_checked_fixture(tc, roce_host, no_root);
+	tcase_add_checked_fixture(tc, roce_host, unit_no_root);
 	tcase_add_test(tc, root_prefix);
 	tcase_add_test(tc, read_values);
 	tcase_add_test(tc, names_cannot_escape_root);

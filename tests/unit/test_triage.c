@@ -695,21 +695,6 @@ START_TEST(several_findings_in_rule_order)
 }
 END_TEST
 
-static void use_fixture(const char *name)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", unit_fixtures(), name);
-	setenv("NODROP_SYSROOT", path, 1);
-	nd_sysroot_reset();
-}
-
-static void no_root(void)
-{
-	unsetenv("NODROP_SYSROOT");
-	nd_sysroot_reset();
-}
-
 START_TEST(profile_lints_are_findings)
 {
 	static const char yaml[] = "name: t\nports:\n  names: [\"eth*\"]\npfc:\n"
@@ -723,7 +708,7 @@ START_TEST(profile_lints_are_findings)
 	struct run r;
 
 	/* no LLDP agent in the fixture's /proc, whatever runs on the machine under test */
-	use_fixture("lint-clean");
+	unit_use_fixture("lint-clean");
 	ck_assert_int_eq(nd_profile_parse(yaml, sizeof(yaml) - 1, "t.yaml", ".", &prof, &e), 0);
 	lossless_port(&p);
 	p.dcb.pfc.delay = 0;
@@ -744,7 +729,7 @@ START_TEST(profile_lints_are_findings)
 	r = triage(&p, &s, &o);
 	ck_assert_int_eq(r.n, 0);
 	nd_profile_free(&prof);
-	no_root();
+	unit_no_root();
 }
 END_TEST
 

@@ -28,5 +28,8 @@ Suite *suite_gen_gpu(void);
 
 /* Root of the fixture trees (env ND_FIXTURES, default tests/fixtures). */
 const char *unit_fixtures(void);
+/* Point the rooted accessor at fixture tree @name (NODROP_SYSROOT), or back at the real root. */
+void unit_use_fixture(const char *name);
+void unit_no_root(void);
 
 #endif
