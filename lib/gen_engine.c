@@ -14,6 +14,7 @@
 
 #define HOUSEKEEP_NS 1000000ull
 #define PASSIVE_SLEEP_MS 20
+#define ACTIVE_SLEEP_MAX_NS (20 * HOUSEKEEP_NS)
 
 /* Keep the first failure: what follows it (flushes, peers' aborts) is its echo. */
 static void record(struct nd_engine *en, int ret, const struct nd_err *why)
@@ -92,12 +93,52 @@ static bool passive(const struct nd_engine *en)
 	return true;
 }
 
+/* The earlier of @a and a deadline @t that is still to come (0: none). */
+static uint64_t sooner(uint64_t a, uint64_t t)
+{
+	return t && t < a ? t : a;
+}
+
+/*
+ * How long this rank may sleep when its only news is its own clock: until the next probe,
+ * burst edge or size step, or a pacing refill. Completions, the others' socket and the CM
+ * wake it earlier; signals interrupt the sleep. Waking every millisecond for nothing costs a
+ * guest's only CPU a few percent that soft-RoCE (whose work is in the kernel) needs.
+ */
+static int sleep_ms(const struct nd_engine *en, uint64_t now, bool woken_by_others)
+{
+	const struct nd_stress_job *job = en->job;
+	uint64_t until, t = now - en->t0, on = job->burst_on_us * 1000ull;
+	uint64_t period = on + job->burst_off_us * 1000ull;
+	size_t i;
+
+	if (!woken_by_others)
+		return 1;	/* the rendezvous has no descriptor: look at it often */
+	if (passive(en))
+		return PASSIVE_SLEEP_MS;
+	until = now + ACTIVE_SLEEP_MAX_NS;
+	if (!en->posting_done) {
+		if (job->rate_gbps > 0 && !en->hw_rate)
+			until = sooner(until, now + HOUSEKEEP_NS);
+		if (on)
+			until = sooner(until, now - t % period + (t % period < on ? on : period));
+		if (!job->iters)
+			until = sooner(until, now - t % en->step_ns + en->step_ns);
+		for (i = 0; job->probes && i < en->n_qps; i++) {
+			const struct nd_qp *q = &en->qps[i];
+
+			if (q->probe && q->active && !q->probe_busy)
+				until = sooner(until, q->probe_next > now ? q->probe_next : now);
+		}
+	}
+	return (int)((until - now + 999999) / 1000000);
+}
+
 /*
  * Nothing happened this round. Spin a little (a completion is usually microseconds away on a
- * NIC), then sleep on the completion channel (a millisecond at most while work of ours is
- * out; longer when only the others' news can wake us, which their socket or the CM brings):
- * a rank that only receives RDMA WRITEs, or one whose window is full, leaves the CPU to the
- * others on its host (and to soft-RoCE, which does its work in the kernel).
+ * NIC), then sleep on the completion channel until something is due (sleep_ms): a rank that
+ * only receives RDMA WRITEs, or one whose window is full, leaves the CPU to the others on its
+ * host (and to soft-RoCE, which does its work in the kernel).
  */
 static void idle(struct nd_engine *en, uint64_t now)
 {
@@ -120,7 +161,7 @@ static void idle(struct nd_engine *en, uint64_t now)
 		pfd[n++] = (struct pollfd){ en->rv->ops->fd(en->rv), POLLIN, 0 };
 	if (en->dev->cm_ch)
 		pfd[n++] = (struct pollfd){ en->dev->cm_ch->fd, POLLIN, 0 };
-	if (poll(pfd, n, passive(en) && n > 1 ? PASSIVE_SLEEP_MS : 1) > 0 && pfd[0].revents &&
+	if (poll(pfd, n, sleep_ms(en, now, n > 1)) > 0 && pfd[0].revents &&
 	    !ibv_get_cq_event(en->dev->ch, &cq, &ctx))
 		ibv_ack_cq_events(cq, 1);
 }
@@ -261,8 +302,8 @@ int nd_engine_init(struct nd_engine *en, struct nd_err *e)
 	en->spin_ns = en->local->event ? 0 : ND_SPIN_NS;
 	if (job->probes && job->probe_size > scratch)
 		scratch = job->probe_size;
-	en->wr = calloc(ND_POST_BATCH, sizeof(*en->wr));
-	en->sge = calloc(ND_POST_BATCH, sizeof(*en->sge));
+	en->wr = calloc(job->tx_depth, sizeof(*en->wr));
+	en->sge = calloc(job->tx_depth, sizeof(*en->sge));
 	en->scratch = malloc(scratch);
 	en->flows = calloc(en->plan->n_flows, sizeof(*en->flows));
 	en->cum = calloc(z->n, sizeof(*en->cum));

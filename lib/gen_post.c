@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Posting bulk work requests: chains of up to ND_POST_BATCH per doorbell, one in cq_mod
- * signalled, within the QP's window, the flow's pace (software, when the NIC has no per-QP
- * rate limit) and the burst's on time. Sizes follow the job: one, the current sweep step, or a
- * draw from the distribution.
+ * Posting bulk work requests: all the QP's window has room for, in one chain per doorbell (on
+ * soft devices a doorbell is a system call that does the transport's work too, so fewer and
+ * longer ones cost less), one in cq_mod signalled, within the flow's pace (software, when the
+ * NIC has no per-QP rate limit) and the burst's on time. Sizes follow the job: one, the
+ * current sweep step, or a draw from the distribution.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -176,7 +177,7 @@ static int post_qp(struct nd_engine *en, struct nd_qp *q)
 	unsigned int n = 0;
 	int ret = 0;
 
-	while (n < ND_POST_BATCH && n < window && !q->finished) {
+	while (n < window && !q->finished) {
 		if (!advance_step(en, q, now)) {
 			q->finished = true;
 			break;

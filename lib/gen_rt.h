@@ -146,11 +146,6 @@ struct nd_sig {
 #define ND_PROBE_RX 4
 /* Idle polling before a rank sleeps on completion events (unless --event: not at all). */
 #define ND_SPIN_NS 50000ull
-/*
- * Work requests per doorbell: one doorbell per message costs a system call each on soft
- * devices, a whole window in one makes bursts the receiver must swallow at once.
- */
-#define ND_POST_BATCH 16
 
 struct nd_qp {
 	struct ibv_qp *qp;

@@ -5,14 +5,20 @@
 # queue depth, completion moderation, ACK timeout, duration and measurement margins (the
 # first and last second of each run left out, perftest's -f; nodrop's --margin), plain verbs
 # on both sides. The rounds alternate which tool goes first (ABBA) so host noise and warm-up
-# hit both alike; the median round of each counts. Prints bandwidth and message-rate ratios;
-# asserts no timing (TCG makes absolute numbers slow; the ratio is what counts).
+# hit both alike; the median round of each counts. Prints bandwidth and message-rate ratios,
+# how many rounds nodrop won, and the target's verdict: met (median ratio >= 1), parity (short
+# of 1 by less than ib_write_bw's own round-to-round variation: the two cannot be told apart)
+# or not met. Asserts no timing (TCG makes absolute numbers slow; the ratio is what counts).
+#
+# Why parity is a possible answer: at 64 KiB both tools leave soft-RoCE's kernel datapath (copy,
+# ICRC, skb zeroing) ~97% of the guest's CPU, and each counts completions that arrive a window
+# at a time, so one round's figure moves by a window's worth (perftest: +-4% over 4 s).
 set -u
 # shellcheck source=tests/vm/guest-lib.sh
 . tests/vm/guest-lib.sh
 
 ND=${ND_NODROP:-build/nodrop}
-ROUNDS=${ND_BENCH_ROUNDS:-4}
+ROUNDS=${ND_BENCH_ROUNDS:-8}
 SECS=${ND_BENCH_SECONDS:-6}
 MARGIN=1
 SIZES=${ND_BENCH_SIZES:-4096 65536}
@@ -45,10 +51,36 @@ perftest_round() {
 	awk -v s="$1" '$1 == s && NF >= 5 { print $4, $5 }' "$ND_OUT/perftest.log"
 }
 
-# median N...: the middle value (the mean of the two middle ones for an even count)
-median() {
-	printf '%s\n' "$@" | sort -g |
-		awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+# summary SIZE "ND_BWS" "PT_BWS" "ND_MRS" "PT_MRS": the medians' ratios, the rounds nodrop won
+# and the verdict against ib_write_bw's own coefficient of variation
+summary() {
+	awk -v s="$1" -v nb="$2" -v pb="$3" -v nm="$4" -v pm="$5" '
+	function med(str, a, n, i, j, t) {
+		n = split(str, a, " ")
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+			}
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	function cv(str, a, n, i, m, v) {
+		n = split(str, a, " ")
+		for (i = 1; i <= n; i++)
+			m += a[i] / n
+		for (i = 1; i <= n; i++)
+			v += (a[i] - m) ^ 2 / (n > 1 ? n - 1 : 1)
+		return sqrt(v) / m
+	}
+	BEGIN {
+		n = split(nb, x, " "); split(pb, y, " ")
+		for (i = 1; i <= n; i++)
+			won += (x[i] + 0 >= y[i] + 0)
+		rb = med(nb) / med(pb); rm = med(nm) / med(pm); spread = cv(pb)
+		printf "stress write %d B (median of %d): bandwidth nodrop/ib_write_bw %.2fx (%.2f vs %.2f MiB/s), message rate %.2fx (%.6f vs %.6f Mpps), nodrop ahead in %d of %d rounds\n",
+			s, n, rb, med(nb), med(pb), rm, med(nm), med(pm), won, n
+		printf "stress write %d B target nodrop >= ib_write_bw: %s (ib_write_bw varies %.1f%% round to round)\n",
+			s, (rb >= 1 ? "met" : 1 - rb < spread ? "parity" : "not met"), 100 * spread
+	}'
 }
 
 for size in $SIZES; do
@@ -70,8 +102,5 @@ for size in $SIZES; do
 			"$r" "$size" "$nd_bw" "$nd_mr" "$pt_bw" "$pt_mr"
 		nd_bws+=("$nd_bw") nd_mrs+=("$nd_mr") pt_bws+=("$pt_bw") pt_mrs+=("$pt_mr")
 	done
-	awk -v s="$size" -v r="$ROUNDS" -v nb="$(median "${nd_bws[@]}")" -v pb="$(median "${pt_bws[@]}")" \
-		-v nm="$(median "${nd_mrs[@]}")" -v pm="$(median "${pt_mrs[@]}")" 'BEGIN {
-		printf "stress write %d B (median of %d): bandwidth nodrop/ib_write_bw %.2fx (%.2f vs %.2f MiB/s), message rate %.2fx (%.6f vs %.6f Mpps)\n",
-			s, r, nb / pb, nb, pb, nm / pm, nm, pm }'
+	summary "$size" "${nd_bws[*]}" "${pt_bws[*]}" "${nd_mrs[*]}" "${pt_mrs[*]}"
 done
