@@ -165,9 +165,15 @@ $(B)/san/nodrop: $(B)/san/tools/nodrop.o $(SAN_TOOL_OBJ) $(SAN_LIB_OBJ)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(SAN) -o $@ $^ $(PKG_LIBS)
 
-unit: deps-check $(B)/san/unit $(B)/nodrop
+# A test double of the CUDA driver for the provider's unit tests (tests/gpu/fakecuda.c).
+$(B)/libfakecuda.so: tests/gpu/fakecuda.c
+	$(call msg,CC,$@)
+	$(Q)$(CC) -std=c11 $(WARN) $(CFLAGS) -fPIC -shared -o $@ $<
+
+unit: deps-check $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so
 	$(call msg,TEST,unit)
-	$(Q)ND_FIXTURES=tests/fixtures ND_NODROP=$(B)/nodrop $(B)/san/unit
+	$(Q)ND_FIXTURES=tests/fixtures ND_NODROP=$(B)/nodrop ND_FAKECUDA=$(B)/libfakecuda.so \
+		$(B)/san/unit
 	$(Q)tests/cli.sh $(B)/nodrop
 
 valgrind: deps-check $(B)/nodrop
@@ -210,7 +216,7 @@ nicsim: deps-vm
 	$(Q)tests/vm/fetch-kernel.sh >/dev/null
 	$(Q)tests/vm/nicsim/build.sh >/dev/null
 
-vm: deps-check deps-vm deps-mpi nicsim $(B)/nodrop
+vm: deps-check deps-vm deps-mpi nicsim $(B)/nodrop $(B)/libfakecuda.so
 	$(Q)$(MAKE) --no-print-directory $(B)/nodrop-mpi.so
 	$(Q)set -e; for s in $(VM_SCENARIOS); do \
 		printf '  %-6s %s\n' VM $$s; \

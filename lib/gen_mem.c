@@ -167,6 +167,8 @@ static int staged(struct nd_mem *m, int (*op)(struct nd_mem *, size_t, size_t), 
 
 	if (!op)
 		return 0;
+	if (off + len > m->size)
+		return -ERANGE;
 	t = nd_gen_now_ns();
 	ret = op(m, off, len);
 	m->staged_ns += nd_gen_now_ns() - t;

@@ -25,6 +25,7 @@ Suite *suite_gen_verdict(void);
 Suite *suite_gen_coord(void);
 Suite *suite_gen_mem(void);
 Suite *suite_gen_gpu(void);
+Suite *suite_gen_cuda(void);
 
 /* Root of the fixture trees (env ND_FIXTURES, default tests/fixtures). */
 const char *unit_fixtures(void);

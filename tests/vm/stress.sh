@@ -4,7 +4,8 @@
 # soft-RoCE rxe0 on veth0, every rank on rxe0 at 198.18.0.1 (rxe1 -> rxe0 does not carry
 # traffic inside one guest, see guest-lib.sh). A pair and a 3:1 incast through the built-in
 # coordinator, with payload validation, give LOSSLESS with counter evidence; the same incast
-# under mpirun; plain verbs; bad options, a missing GPU driver and a signal end cleanly.
+# under mpirun; plain verbs; GPU memory on a test double of the CUDA driver; bad options, a
+# missing GPU driver and a signal end cleanly.
 # Rates are kept to what one emulated CPU carries, and the ACK timeout is long (--qp-timeout
 # 21, 8.6 s): the guest's clock runs on while the host deschedules its vCPU, so with the
 # usual 0.5 s soft-RoCE resends after a host stall, and the verdict would rightly call that
@@ -188,6 +189,34 @@ no_cuda() {
 		jq_true cuda '.verdict == "failed" and (.reason | test("libcuda.so.1.*install the driver, or use --mem host"))'
 }
 
+# The CUDA provider end to end on the driver's test double (tests/gpu/fakecuda.c: its "GPU"
+# memory is host memory it keeps account of). Staged, every message goes through the copies
+# and still validates; auto tries dmabuf, which soft-RoCE refuses, and falls back to peer
+# memory; dmabuf alone fails with what to use instead. No GPU is involved here: `make
+# check-gpu` on a GPU host is that test.
+FAKECUDA=${ND_FAKECUDA:-build/libfakecuda.so}
+
+fake_gpu_staged() {
+	NODROP_LIBCUDA=$FAKECUDA run_job fakestaged 2 -o write-imm -s 16K -D 2 -m cuda:0,staged \
+		--validate --rate 0.05 --qp-timeout 21 &&
+		all_rc fakestaged 2 0 && lossless_evidence fakestaged &&
+		jq_true fakestaged 'all(.ranks[]; .mem == "cuda:0 staged" and .staged_bytes > 0)'
+}
+
+fake_gpu_auto() {
+	NODROP_LIBCUDA=$FAKECUDA run_job fakeauto 2 -o send -s 16K -D 1 -m cuda:0 --validate \
+		--rate 0.05 --qp-timeout 21 &&
+		all_rc fakeauto 2 0 && lossless_evidence fakeauto &&
+		jq_true fakeauto 'all(.ranks[]; .mem == "cuda:0 peermem")'
+}
+
+fake_gpu_dmabuf() {
+	NODROP_LIBCUDA=$FAKECUDA run_job fakedmabuf 2 -m cuda:0,dmabuf -D 1 --timeout 20
+	all_rc fakedmabuf 2 1 &&
+		jq_true fakedmabuf '.verdict == "failed" and
+			(.reason | test("rxe0 cannot import dmabufs.*use peer memory"))'
+}
+
 # SIGINT on one rank: both end promptly with FAILED and the reason, no hang.
 interrupted() {
 	local port=$((20000 + RANDOM % 400)) t0 t1 p1
@@ -255,6 +284,10 @@ nd_vm_check "victim pattern with bursts: the victim flow reported" victim
 nd_vm_check "all-to-all over three ranks" all_to_all
 nd_vm_check "ranks with other options are refused, the option named" options_differ
 nd_vm_check "GPU memory without a driver: clean FAILED" no_cuda
+nd_vm_check "CUDA driver double: staged copies, validated, LOSSLESS" fake_gpu_staged
+nd_vm_check "CUDA driver double: auto falls back from dmabuf to peer memory" fake_gpu_auto
+nd_vm_check "CUDA driver double: dmabuf refused by soft-RoCE, FAILED with the way out" \
+	fake_gpu_dmabuf
 nd_vm_check "SIGINT on one rank: FAILED, promptly" interrupted
 nd_vm_check "rank 0 killed: the others say FAILED on their own" coordinator_killed
 jq -c '{verdict, reason, steps, validation, counters}' "$OUT/incast.json"
