@@ -52,7 +52,9 @@ struct nd_coord {
 	struct conn **by_rank;
 	uint32_t joined;
 	bool welcomed, aborted;
-	uint64_t t0;
+	bool own_told;			/* rank 0 (this process) has heard why */
+	char why[ND_ERR_MSG_MAX];	/* the abort's reason, for ranks that say hello after it */
+	uint64_t t0, t_abort;
 };
 
 static void queue(struct conn *c, const struct nd_wbuf *w)
@@ -84,12 +86,15 @@ static void abort_all(struct nd_coord *co, const struct conn *from, int32_t rank
 	if (co->aborted)
 		return;
 	co->aborted = true;
+	co->t_abort = nd_gen_now_ns();
+	nd_strlcpy(co->why, why, sizeof(co->why));
 	for (i = 0; i < co->n_conns; i++) {
 		struct conn *c = co->conns[i];
 
 		if (c != from && (c->rank >= 0 || c->hello))
 			send_reason(c, ND_RV_ABORT, rank, why);
 	}
+	co->own_told = co->by_rank[0] != NULL;
 }
 
 static void welcome_all(struct nd_coord *co)
@@ -146,6 +151,12 @@ static void on_hello(struct nd_coord *co, struct conn *c, const struct nd_rv_hel
 	int rank;
 
 	nd_strlcpy(c->host, h->host, sizeof(c->host));
+	/* the job ended before this rank said hello (another rank's options, say): tell it why */
+	if (co->aborted) {
+		co->own_told |= h->cookie && h->cookie == co->cookie;
+		send_reason(c, ND_RV_REJECT, -1, co->why);
+		return;
+	}
 	if (strcmp(h->token, co->token)) {
 		snprintf(why, sizeof(why), "this coordinator runs job '%s', not '%s' (--token)",
 			 co->token, h->token);
@@ -410,8 +421,10 @@ static bool finished(struct nd_coord *co)
 	for (i = 0; i < co->n_conns; i++)
 		if (!co->conns[i]->dead && co->conns[i]->tx.len > co->conns[i]->tx_off)
 			return false;
+	/* before the welcome, an abort ends the job once this process's rank has heard it */
 	if (!co->welcomed)
-		return co->aborted;
+		return co->aborted && (co->own_told || nd_gen_now_ns() - co->t_abort >
+				       (uint64_t)(co->timeout_s * 1e9));
 	for (i = 0; i < co->n_conns; i++)
 		if (!co->conns[i]->dead && co->conns[i]->rank >= 0)
 			return false;
@@ -437,6 +450,9 @@ static void check_join_timeout(struct nd_coord *co)
 			send_reason(c, ND_RV_REJECT, -1, why);
 	}
 	co->aborted = true;
+	co->t_abort = nd_gen_now_ns();
+	nd_strlcpy(co->why, why, sizeof(co->why));
+	co->own_told = co->by_rank[0] != NULL;
 }
 
 static void *serve(void *arg)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * stress: the built-in coordinator over loopback, ranks as threads: ranks handed out, every
- * collective step, and the failure cases a job meets (a wrong token, other options, a rank
- * that never comes, a rank that dies mid-run).
+ * collective step, and the failure cases a job meets (a wrong token, other options, even
+ * before rank 0 joined, a rank that never comes, a rank that dies mid-run).
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -238,6 +239,70 @@ START_TEST(coord_other_options)
 }
 END_TEST
 
+/* Send @h to the coordinator at "127.0.0.1:PORT" in @where and read the one frame back. */
+static void raw_hello(const char *where, const struct nd_rv_hello *h, struct nd_rv_msg *m)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET };
+	struct timeval tv = { 10, 0 };
+	struct nd_wbuf w = { 0 };
+	uint8_t buf[4096];
+	size_t len = 0;
+	uint32_t plen;
+	uint16_t type;
+	ssize_t n;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	ck_assert_int_ge(fd, 0);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sa.sin_port = htons((uint16_t)atoi(strrchr(where, ':') + 1));
+	ck_assert_int_eq(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)), 0);
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	nd_rv_put_hello(&w, h);
+	ck_assert_int_eq(send(fd, w.p, w.len, 0), (ssize_t)w.len);
+	nd_wbuf_free(&w);
+	while (nd_rv_frame(buf, len, &type, &plen) == -EAGAIN) {
+		n = recv(fd, buf + len, sizeof(buf) - len, 0);
+		ck_assert_msg(n > 0, "no answer from the coordinator");
+		len += (size_t)n;
+	}
+	ck_assert_int_eq(nd_rv_msg_decode(type, buf + ND_RV_HDR, plen, RANKS, m), 0);
+	close(fd);
+}
+
+/*
+ * A rank with other options says hello before rank 0's own participant does: the job is off
+ * before rank 0 is in it, and rank 0 must still hear why (it used to wait out its timeout).
+ */
+START_TEST(coord_odd_rank_first)
+{
+	struct nd_stress_job job, odd;
+	struct nd_coord *co;
+	struct nd_err e = { 0 };
+	struct nd_rv_hello h = { .rank = -1 };
+	struct nd_rv_msg m;
+
+	pick_addr();
+	nd_stress_job_init(&job);
+	odd = job;
+	odd.qps = 4;
+	ck_assert_msg(!nd_coord_start(addr, 2, "nodrop", &job, 5, &co, &e), "%s", e.msg);
+	snprintf(h.token, sizeof(h.token), "nodrop");
+	h.job = odd;
+	raw_hello(nd_coord_local_addr(co), &h, &m);
+	ck_assert_int_eq(m.type, ND_RV_REJECT);
+	ck_assert_ptr_nonnull(strstr(m.u.abort.reason, "--qps 1 vs 4 (rank 0's first)"));
+	nd_rv_msg_free(&m);
+	h.job = job;
+	h.rank = 0;
+	h.cookie = nd_coord_cookie(co);
+	raw_hello(nd_coord_local_addr(co), &h, &m);
+	ck_assert_int_eq(m.type, ND_RV_REJECT);
+	ck_assert_ptr_nonnull(strstr(m.u.abort.reason, "--qps 1 vs 4"));
+	nd_rv_msg_free(&m);
+	nd_coord_stop(co, 0);
+}
+END_TEST
+
 START_TEST(coord_missing_rank)
 {
 	struct member m[2];
@@ -303,6 +368,7 @@ Suite *suite_gen_coord(void)
 	tcase_add_test(tc, coord_collectives);
 	tcase_add_test(tc, coord_wrong_token);
 	tcase_add_test(tc, coord_other_options);
+	tcase_add_test(tc, coord_odd_rank_first);
 	tcase_add_test(tc, coord_missing_rank);
 	tcase_add_test(tc, coord_rank_dies);
 	tcase_add_test(tc, coord_no_coordinator);
