@@ -174,6 +174,9 @@ unit: deps-check $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so
 	$(call msg,TEST,unit)
 	$(Q)ND_FIXTURES=tests/fixtures ND_NODROP=$(B)/nodrop ND_FAKECUDA=$(B)/libfakecuda.so \
 		$(B)/san/unit
+	@# check-gpu's own suite on the driver double, so a GPU host finds it working
+	$(Q)ND_GPU=1 NODROP_LIBCUDA=$(B)/libfakecuda.so CK_RUN_SUITE=gen_gpu CK_VERBOSITY=silent \
+		$(B)/san/unit
 	$(Q)tests/cli.sh $(B)/nodrop
 
 valgrind: deps-check $(B)/nodrop
