@@ -287,14 +287,7 @@ static void fmt_dscp_map(char *buf, size_t len, const int *map)
 
 static struct nd_change *change_add(struct nd_port_report *pr)
 {
-	struct nd_change *grown = realloc(pr->changes, (pr->n_changes + 1) * sizeof(*grown));
-
-	if (!grown)
-		return NULL;
-	pr->changes = grown;
-	grown += pr->n_changes++;
-	memset(grown, 0, sizeof(*grown));
-	return grown;
+	return nd_push((void **)&pr->changes, &pr->n_changes, sizeof(*pr->changes));
 }
 
 /*

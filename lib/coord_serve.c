@@ -390,24 +390,21 @@ static void conn_write(struct nd_coord *co, struct conn *c)
 
 static void do_accept(struct nd_coord *co)
 {
-	struct conn **v, *c;
+	struct conn **slot, *c;
 	int fd = accept4(co->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
 	if (fd < 0)
 		return;
-	v = realloc(co->conns, (co->n_conns + 1) * sizeof(*v));
 	c = calloc(1, sizeof(*c));
-	if (!v || !c) {
+	slot = c ? nd_push((void **)&co->conns, &co->n_conns, sizeof(*slot)) : NULL;
+	if (!slot) {
 		free(c);
-		if (v)
-			co->conns = v;
 		close(fd);
 		return;
 	}
-	co->conns = v;
 	c->fd = fd;
 	c->rank = -1;
-	co->conns[co->n_conns++] = c;
+	*slot = c;
 }
 
 /*

@@ -42,20 +42,6 @@ static int perr(struct parse *p, const char *fmt, const char *a, const char *b)
 	return nd_err_set(p->e, -EINVAL, "%s:%u: %s", p->file, p->line, what);
 }
 
-static int add_name(char ***v, size_t *n, const char *name)
-{
-	char **grown = realloc(*v, (*n + 1) * sizeof(**v));
-
-	if (!grown)
-		return -ENOMEM;
-	*v = grown;
-	grown[*n] = strdup(name);
-	if (!grown[*n])
-		return -ENOMEM;
-	(*n)++;
-	return 0;
-}
-
 static int header(struct parse *p, char **f, size_t nf)
 {
 	bool drivers = !strcmp(f[0], "drivers");
@@ -64,8 +50,8 @@ static int header(struct parse *p, char **f, size_t nf)
 	if (nf < 2)
 		return perr(p, "'%s' needs at least one name", f[0], NULL);
 	for (i = 1; i < nf; i++) {
-		int ret = drivers ? add_name(&p->map->drivers, &p->map->n_drivers, f[i]) :
-				    add_name(&p->map->ibdevs, &p->map->n_ibdevs, f[i]);
+		int ret = drivers ? nd_strv_push(&p->map->drivers, &p->map->n_drivers, f[i]) :
+				    nd_strv_push(&p->map->ibdevs, &p->map->n_ibdevs, f[i]);
 
 		if (ret)
 			return nd_err_set(p->e, ret, "out of memory reading %s", p->file);
@@ -166,7 +152,7 @@ static int conflicts(struct parse *p, const struct nd_ctr_rule *r)
 static int rule(struct parse *p, char **f, size_t nf)
 {
 	struct nd_ctr_rule r = { .scale = 1, .line = p->line, .order = p->base + p->line };
-	struct nd_ctr_rule *grown;
+	struct nd_ctr_rule *slot;
 	unsigned long width;
 	int ret;
 
@@ -195,11 +181,10 @@ static int rule(struct parse *p, char **f, size_t nf)
 		ret = conflicts(p, &r);
 	if (ret)
 		return ret;
-	grown = realloc(p->map->rules, (p->map->n_rules + 1) * sizeof(*grown));
-	if (!grown)
+	slot = nd_push((void **)&p->map->rules, &p->map->n_rules, sizeof(*slot));
+	if (!slot)
 		return nd_err_set(p->e, -ENOMEM, "out of memory reading %s", p->file);
-	p->map->rules = grown;
-	grown[p->map->n_rules++] = r;
+	*slot = r;
 	return 0;
 }
 
@@ -243,7 +228,7 @@ int nd_ctr_map_parse(struct nd_ctr_maps *maps, const char *file, const char *tex
 	struct nd_ctr_map m = { 0 };
 	struct parse p = { .map = &m, .base = (maps->n + 1) * MAP_ORDER_STRIDE, .file = file,
 			   .e = e };
-	struct nd_ctr_map *grown;
+	struct nd_ctr_map *slot;
 	char line[MAP_LINE_MAX + 2];
 	const char *s = text;
 	int ret = 0;
@@ -273,12 +258,11 @@ int nd_ctr_map_parse(struct nd_ctr_maps *maps, const char *file, const char *tex
 		ret = perr(&p, "no rule", NULL, NULL);
 	}
 	if (!ret) {
-		grown = realloc(maps->v, (maps->n + 1) * sizeof(*grown));
-		if (!grown)
+		slot = nd_push((void **)&maps->v, &maps->n, sizeof(*slot));
+		if (!slot)
 			ret = nd_err_set(e, -ENOMEM, "out of memory reading %s", file);
 		else {
-			maps->v = grown;
-			grown[maps->n++] = m;
+			*slot = m;
 			return 0;
 		}
 	}
@@ -345,7 +329,7 @@ static int list_maps(const char *dir, char ***names, size_t *n, struct nd_err *e
 				  "NODROP_COUNTER_MAPS or --maps to the directory of *.map files",
 				  dir, strerror(errno));
 	while ((de = readdir(d)) && !ret)
-		if (is_map(de->d_name) && add_name(names, n, de->d_name))
+		if (is_map(de->d_name) && nd_strv_push(names, n, de->d_name))
 			ret = nd_err_set(e, -ENOMEM, "out of memory listing %s", dir);
 	closedir(d);
 	if (!ret && *n)

@@ -146,19 +146,21 @@ static int nest_for_each(const struct nlattr *nest, int (*fn)(const struct nlatt
 static int add_app(const struct nlattr *attr, void *data, struct nd_err *e)
 {
 	struct nd_dcb *dcb = data;
-	struct dcb_app *grown;
-	int type = mnl_attr_get_type(attr);
+	struct dcb_app *app;
+	int type = mnl_attr_get_type(attr), ret;
 
 	if (type != DCB_ATTR_IEEE_APP && type != ND_DCB_ATTR_DCB_APP)
 		return 0;
 	if (dcb->n_apps >= ND_DCB_APPS_MAX)
 		return nd_err_set(e, -E2BIG, "DCB APP table has more than %d entries",
 				  ND_DCB_APPS_MAX);
-	grown = realloc(dcb->apps, (dcb->n_apps + 1) * sizeof(*grown));
-	if (!grown)
+	app = nd_push((void **)&dcb->apps, &dcb->n_apps, sizeof(*app));
+	if (!app)
 		return nd_err_set(e, -ENOMEM, "out of memory for the DCB APP table");
-	dcb->apps = grown;
-	return get_struct(attr, &dcb->apps[dcb->n_apps++], sizeof(struct dcb_app), "APP", e);
+	ret = get_struct(attr, app, sizeof(*app), "APP", e);
+	if (ret)
+		dcb->n_apps--;	/* a short attribute is no entry */
+	return ret;
 }
 
 static int add_trust(const struct nlattr *attr, void *data, struct nd_err *e)

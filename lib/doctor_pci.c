@@ -193,15 +193,13 @@ static int pci_fill(struct nd_pci_dev *dev, const char *bdf, const char *name)
 
 static int push(struct nd_pci_dev **v, size_t *n, const char *bdf, const char *name)
 {
-	struct nd_pci_dev *grown = realloc(*v, (*n + 1) * sizeof(**v));
+	struct nd_pci_dev *dev = nd_push((void **)v, n, sizeof(*dev));
 
-	if (!grown)
+	if (!dev)
 		return -ENOMEM;
-	*v = grown;
 	/* a function sysfs cannot place keeps an empty path: its paths are unknown, not guessed */
-	if (pci_fill(&grown[*n], bdf, name))
-		grown[*n].path[0] = '\0';
-	(*n)++;
+	if (pci_fill(dev, bdf, name))
+		dev->path[0] = '\0';
 	return 0;
 }
 

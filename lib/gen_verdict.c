@@ -76,15 +76,13 @@ static bool owns_port(struct nd_gen_rank_result *const *res, uint32_t rank)
 static int add_evidence(struct nd_run_report *rep, const char *where, const char *what,
 			int prio, uint64_t delta)
 {
-	struct nd_evidence *v = realloc(rep->evidence, (rep->n_evidence + 1) * sizeof(*v));
+	struct nd_evidence *v = nd_push((void **)&rep->evidence, &rep->n_evidence, sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
-	rep->evidence = v;
-	v = &v[rep->n_evidence++];
-	memset(v, 0, sizeof(*v));
-	snprintf(v->where, sizeof(v->where), "%s", where);
-	snprintf(v->what, sizeof(v->what), "%s", what);
+	/* a long name is cut to fit on purpose; gcc would flag snprintf for it */
+	nd_strlcpy(v->where, where, sizeof(v->where));
+	nd_strlcpy(v->what, what, sizeof(v->what));
 	v->prio = prio;
 	v->delta = delta;
 	return 0;

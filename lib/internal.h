@@ -74,6 +74,15 @@ size_t nd_strlcpy(char *dst, const char *src, size_t size);
  */
 void *nd_append(void **v, size_t *n, size_t *cap, size_t size);
 
+/*
+ * Grow *@v of *@n elements of @size by exactly one zeroed element, for arrays that keep no
+ * capacity; returns it, or NULL (array untouched) when out of memory.
+ */
+void *nd_push(void **v, size_t *n, size_t size);
+
+/* Append a copy of @s to the string vector *@v of *@n; -ENOMEM (nothing counted) on failure. */
+int nd_strv_push(char ***v, size_t *n, const char *s);
+
 /* "3", "3,4" or "none": a priority bitmap as people read it; returns @buf. */
 const char *nd_fmt_prios(char *buf, size_t len, uint8_t bits);
 

@@ -198,17 +198,16 @@ static void collect(struct nl_object *obj, void *data)
 {
 	struct each_ctx *c = data;
 	struct rtnl_link *rl = (struct rtnl_link *)obj;
-	struct rtnl_link **grown;
+	struct rtnl_link **slot;
 
 	if (rtnl_link_get_arptype(rl) == ARPHRD_LOOPBACK)
 		return;
-	grown = realloc(c->links, (c->n + 1) * sizeof(*grown));
-	if (!grown) {
+	slot = nd_push((void **)&c->links, &c->n, sizeof(*slot));
+	if (!slot) {
 		c->err = -ENOMEM;
 		return;
 	}
-	c->links = grown;
-	c->links[c->n++] = rl;
+	*slot = rl;
 }
 
 static int by_ifindex(const void *a, const void *b)

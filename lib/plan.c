@@ -35,17 +35,14 @@ size_t nd_plan_changes(const struct nd_plan *plan)
 static struct nd_step *add(struct nd_plan *plan, enum nd_step_kind kind, size_t port,
 			   enum nd_field field)
 {
-	struct nd_step *grown = realloc(plan->steps, (plan->n + 1) * sizeof(*grown));
+	struct nd_step *s = nd_push((void **)&plan->steps, &plan->n, sizeof(*s));
 
-	if (!grown)
+	if (!s)
 		return NULL;
-	plan->steps = grown;
-	grown = &plan->steps[plan->n++];
-	memset(grown, 0, sizeof(*grown));
-	grown->kind = kind;
-	grown->port = port;
-	grown->field = field;
-	return grown;
+	s->kind = kind;
+	s->port = port;
+	s->field = field;
+	return s;
 }
 
 /* "0:50 1:50 ..." for eight small values. */

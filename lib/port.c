@@ -70,7 +70,7 @@ static int port_read(struct nd_ctx *ctx, const char *name, struct nd_port *port,
 }
 
 struct names {
-	const char **v;
+	char **v;
 	size_t n;
 	int err;
 };
@@ -78,16 +78,8 @@ struct names {
 static int add_name(const char *name, void *data)
 {
 	struct names *names = data;
-	const char **grown = realloc(names->v, (names->n + 1) * sizeof(*grown));
 
-	if (!grown)
-		return -ENOMEM;
-	names->v = grown;
-	names->v[names->n] = strdup(name);
-	if (!names->v[names->n])
-		return -ENOMEM;
-	names->n++;
-	return 0;
+	return nd_strv_push(&names->v, &names->n, name);
 }
 
 int nd_ports_read(struct nd_ctx *ctx, const char *const *names, size_t n,
@@ -110,7 +102,7 @@ int nd_ports_read(struct nd_ctx *ctx, const char *const *names, size_t n,
 			nd_err_set(e, ret, "cannot list network devices: %s", strerror(-ret));
 			goto out;
 		}
-		names = all.v;
+		names = (const char *const *)all.v;
 		n = all.n;
 	}
 	/* every name is checked before anything is read, so a typo costs nothing */
@@ -136,7 +128,7 @@ int nd_ports_read(struct nd_ctx *ctx, const char *const *names, size_t n,
 	*count = n;
 out:
 	for (i = 0; i < all.n; i++)
-		free((char *)all.v[i]);
+		free(all.v[i]);
 	free(all.v);
 	return ret;
 }

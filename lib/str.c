@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* String copies that always terminate and say when they truncated. */
+/* String copies that always terminate and say when they truncated; growing arrays. */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,20 +36,56 @@ const char *nd_fmt_prios(char *buf, size_t len, uint8_t bits)
 	return buf;
 }
 
-void *nd_append(void **v, size_t *n, size_t *cap, size_t size)
+/* Reallocate *@v to @cap elements of @size; false (*@v untouched) when out of memory. */
+static bool resize(void **v, size_t cap, size_t size)
 {
-	char *slot;
+	void *grown;
 
-	if (*n == *cap) {
-		size_t grown_cap = *cap ? *cap * 2 : 8;
-		void *grown = realloc(*v, grown_cap * size);
+	if (size && cap > SIZE_MAX / size)
+		return false;
+	grown = realloc(*v, cap * size);
+	if (!grown)
+		return false;
+	*v = grown;
+	return true;
+}
 
-		if (!grown)
-			return NULL;
-		*v = grown;
-		*cap = grown_cap;
-	}
-	slot = (char *)*v + (*n)++ * size;
+/* Zero the element after the *@n in use and count it. */
+static void *take(void *v, size_t *n, size_t size)
+{
+	char *slot = (char *)v + (*n)++ * size;
+
 	memset(slot, 0, size);
 	return slot;
+}
+
+void *nd_append(void **v, size_t *n, size_t *cap, size_t size)
+{
+	if (*n == *cap) {
+		size_t grown_cap = *cap ? *cap * 2 : 8;
+
+		if (!resize(v, grown_cap, size))
+			return NULL;
+		*cap = grown_cap;
+	}
+	return take(*v, n, size);
+}
+
+void *nd_push(void **v, size_t *n, size_t size)
+{
+	return resize(v, *n + 1, size) ? take(*v, n, size) : NULL;
+}
+
+int nd_strv_push(char ***v, size_t *n, const char *s)
+{
+	char **slot = nd_push((void **)v, n, sizeof(**v));
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = strdup(s);
+	if (!*slot) {
+		(*n)--;	/* the caller frees *@n strings: never count a NULL one */
+		return -ENOMEM;
+	}
+	return 0;
 }

@@ -197,6 +197,32 @@ START_TEST(strlcpy_truncates)
 }
 END_TEST
 
+START_TEST(push_grows_by_one_zeroed)
+{
+	int *v = NULL, *slot;
+	char **names = NULL;
+	size_t n = 0, i;
+
+	for (i = 0; i < 3; i++) {
+		slot = nd_push((void **)&v, &n, sizeof(*v));
+		ck_assert_ptr_nonnull(slot);
+		ck_assert_int_eq(*slot, 0);
+		*slot = (int)i + 1;
+	}
+	ck_assert_uint_eq(n, 3);
+	ck_assert_int_eq(v[0] + v[1] + v[2], 6);
+	free(v);
+	n = 0;
+	ck_assert_int_eq(nd_strv_push(&names, &n, "eth0"), 0);
+	ck_assert_int_eq(nd_strv_push(&names, &n, "eth1"), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(names[1], "eth1");
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+END_TEST
+
 Suite *suite_sysfs(void)
 {
 	Suite *s = suite_create("sysfs");
@@ -214,6 +240,7 @@ Suite *suite_sysfs(void)
 	tcase_add_test(tc, ipoib_port);
 	tcase_add_test(tc, netdev_without_rdma);
 	tcase_add_test(tc, strlcpy_truncates);
+	tcase_add_test(tc, push_grows_by_one_zeroed);
 	suite_add_tcase(s, tc);
 	return s;
 }
