@@ -14,13 +14,10 @@
  * - deeper (cascaded switches, still below one root port): PXB.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "doctor.h"
 
@@ -77,33 +74,6 @@ static bool is_bdf(const char *s)
 static bool is_host_bridge(const char *s)
 {
 	return !strncmp(s, "pci", 3);
-}
-
-/* The target of a sysfs symlink, its path built by the rooted accessor. */
-static int sys_readlink(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int sys_readlink(char *buf, size_t len, const char *fmt, ...)
-{
-	char rel[PATH_MAX], path[PATH_MAX];
-	va_list ap;
-	ssize_t n;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = vsnprintf(rel, sizeof(rel), fmt, ap);
-	va_end(ap);
-	if (ret < 0 || (size_t)ret >= sizeof(rel))
-		return -ENAMETOOLONG;
-	ret = nd_sys_path(path, sizeof(path), "%s", rel);
-	if (ret)
-		return ret;
-	n = readlink(path, buf, len - 1);
-	if (n < 0)
-		return -errno;
-	if ((size_t)n >= len - 1)
-		return -ENAMETOOLONG;
-	buf[n] = '\0';
-	return 0;
 }
 
 /* Split @path at '/' into @comp (pointers into @path, which is modified); returns the count. */
@@ -185,7 +155,7 @@ static int pci_fill(struct nd_pci_dev *dev, const char *bdf, const char *name)
 		if (!*end && numa >= 0 && numa < INT_MAX)
 			dev->numa_node = (int)numa;
 	}
-	ret = sys_readlink(target, sizeof(target), "/sys/bus/pci/devices/%s", bdf);
+	ret = nd_sys_readlink(target, sizeof(target), "/sys/bus/pci/devices/%s", bdf);
 	if (!ret)
 		ret = devices_path(target, dev->path, sizeof(dev->path));
 	return ret;
@@ -232,11 +202,11 @@ static int scan_nic(const char *ibdev, void *data)
 	char target[PATH_MAX], bdf[ND_BDF_MAX];
 	bool found;
 
-	found = !sys_readlink(target, sizeof(target), "/sys/class/infiniband/%s", ibdev) &&
+	found = !nd_sys_readlink(target, sizeof(target), "/sys/class/infiniband/%s", ibdev) &&
 		deepest_bdf(target, bdf, sizeof(bdf));
 	if (!found)
-		found = !sys_readlink(target, sizeof(target), "/sys/class/infiniband/%s/device",
-				      ibdev) && deepest_bdf(target, bdf, sizeof(bdf));
+		found = !nd_sys_readlink(target, sizeof(target), "/sys/class/infiniband/%s/device",
+					 ibdev) && deepest_bdf(target, bdf, sizeof(bdf));
 	if (!found || !nd_sys_exists("/sys/bus/pci/devices/%s", bdf)) {
 		nd_doc_cat(c->unplaced, sizeof(c->unplaced), "%s%s", c->unplaced[0] ? ", " : "",
 			   ibdev);
@@ -435,30 +405,14 @@ void nd_doc_check_affinity(struct nd_doc *c, const char *id)
 int nd_pci_acs_ctrl(const char *bdf, uint16_t *ctrl)
 {
 	uint8_t cfg[PCI_CFG_SIZE];
-	char path[PATH_MAX];
-	size_t len = 0, off, hops;
+	size_t len, off, hops;
 	ssize_t n;
-	int fd, ret;
 
-	ret = nd_sys_path(path, sizeof(path), "/sys/bus/pci/devices/%s/config", bdf);
-	if (ret)
-		return ret;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* the kernel ends an unprivileged read after the header: a short read, not an error */
-	while (len < sizeof(cfg)) {
-		n = pread(fd, cfg + len, sizeof(cfg) - len, (off_t)len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	ret = n < 0 ? -errno : 0;
-	close(fd);
-	if (ret)
-		return ret;
+	n = nd_sys_read_bin(cfg, sizeof(cfg), 0, "/sys/bus/pci/devices/%s/config", bdf);
+	if (n < 0)
+		return (int)n;
+	len = (size_t)n;
+	/* the kernel ends an unprivileged read after the header: the capabilities are unseen */
 	if (len <= PCI_CFG_HEADER)
 		return -EACCES;
 	/* conventional config space (256 bytes) has no extended capabilities */

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/dcbnl.h>
 
 #define ND_ERR_MSG_MAX 512
@@ -44,6 +45,15 @@ int nd_sys_read_u64(uint64_t *val, const char *fmt, ...) __attribute__((format(p
 /* The last path component of a symlink's target (e.g. the driver of a device). */
 int nd_sys_link_name(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A symlink's whole target, NUL-terminated; -ENAMETOOLONG when it does not fit in @len. */
+int nd_sys_readlink(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
+ * Up to @len bytes of a binary file (PCI config space) from @off, short reads retried; returns the
+ * count, below @len only at end of file, or -errno.
+ */
+ssize_t nd_sys_read_bin(void *buf, size_t len, off_t off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 bool nd_sys_exists(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Write a small text value (sysfs/debugfs attribute) with one write(); returns 0 or -errno. */
 int nd_sys_write(const char *value, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -136,22 +136,75 @@ int nd_sys_read_u64(uint64_t *val, const char *fmt, ...)
 	return 0;
 }
 
+/* The whole target, or -ENAMETOOLONG: a cut-off target would name another file. */
+static int read_link(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+
+	if (len == 0)
+		return -EINVAL;
+	n = readlink(path, buf, len);
+	if (n < 0)
+		return -errno;
+	/* readlink() fills @len bytes both when the target fits exactly and when it is longer */
+	if ((size_t)n >= len)
+		return -ENAMETOOLONG;
+	buf[n] = '\0';
+	return 0;
+}
+
+int nd_sys_readlink(char *buf, size_t len, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+
+	ROOTED(path, fmt);
+	return read_link(path, buf, len);
+}
+
 int nd_sys_link_name(char *buf, size_t len, const char *fmt, ...)
 {
 	char path[PATH_MAX], target[PATH_MAX];
 	const char *base;
-	ssize_t n;
+	int ret;
 
 	ROOTED(path, fmt);
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n < 0)
-		return -errno;
-	target[n] = '\0';
+	ret = read_link(path, target, sizeof(target));
+	if (ret)
+		return ret;
 	base = strrchr(target, '/');
 	base = base ? base + 1 : target;
 	if (snprintf(buf, len, "%s", base) >= (int)len)
 		return -ENAMETOOLONG;
 	return 0;
+}
+
+ssize_t nd_sys_read_bin(void *buf, size_t len, off_t off, const char *fmt, ...)
+{
+	char path[PATH_MAX];
+	size_t got = 0;
+	ssize_t n = 0;
+	int fd;
+
+	ROOTED(path, fmt);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* one pread() may return less than asked without being at the end; only 0 is the end */
+	while (got < len) {
+		n = pread(fd, (char *)buf + got, len - got, off + (off_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	return (ssize_t)got;
 }
 
 /* One write() of @value, as sysfs and debugfs attributes want it; no O_CREAT: absent is ENOENT. */

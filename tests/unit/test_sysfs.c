@@ -109,6 +109,58 @@ START_TEST(link_name)
 }
 END_TEST
 
+START_TEST(readlink_whole_target)
+{
+	const char *want = "../../../devices/pci0000:00/0000:3b:00.0";
+	char buf[64];
+
+	ck_assert_int_eq(nd_sys_readlink(buf, sizeof(buf), "/sys/class/net/%s/device", "ib0"), 0);
+	ck_assert_str_eq(buf, want);
+	/* exactly room for the target and its NUL, then one byte short */
+	ck_assert_int_eq(nd_sys_readlink(buf, strlen(want) + 1, "/sys/class/net/ib0/device"), 0);
+	ck_assert_str_eq(buf, want);
+	ck_assert_int_eq(nd_sys_readlink(buf, strlen(want), "/sys/class/net/ib0/device"),
+			 -ENAMETOOLONG);
+	ck_assert_int_eq(nd_sys_readlink(buf, sizeof(buf), "/sys/class/net/eth2/speed"), -EINVAL);
+	ck_assert_int_eq(nd_sys_readlink(buf, sizeof(buf), "/sys/class/net/eth9/device"), -ENOENT);
+	ck_assert_int_eq(nd_sys_readlink(buf, sizeof(buf), "/sys/class/net/%s", ".."), -EINVAL);
+	ck_assert_int_eq(nd_sys_readlink(buf, 0, "/sys/class/net/ib0/device"), -EINVAL);
+}
+END_TEST
+
+START_TEST(read_bin_bytes)
+{
+	uint8_t cfg[4096];
+	char buf[16];
+
+	/* the bytes as stored: no NUL added, the newline kept */
+	memset(buf, 'x', sizeof(buf));
+	ck_assert_int_eq(nd_sys_read_bin(buf, sizeof(buf), 0, "/sys/class/net/eth2/speed"), 7);
+	ck_assert_mem_eq(buf, "100000\nx", 8);
+	/* from an offset, and short at end of file */
+	ck_assert_int_eq(nd_sys_read_bin(buf, sizeof(buf), 4, "/sys/class/net/eth2/speed"), 3);
+	ck_assert_mem_eq(buf, "00\n", 3);
+	/* no more than asked */
+	memset(buf, 'x', sizeof(buf));
+	ck_assert_int_eq(nd_sys_read_bin(buf, 2, 1, "/sys/class/net/eth2/speed"), 2);
+	ck_assert_mem_eq(buf, "00x", 3);
+	ck_assert_int_eq(nd_sys_read_bin(buf, sizeof(buf), 7, "/sys/class/net/eth2/speed"), 0);
+	ck_assert_int_eq(nd_sys_read_bin(buf, sizeof(buf), 100, "/sys/class/net/eth2/speed"), 0);
+	ck_assert_int_eq(nd_sys_read_bin(buf, sizeof(buf), 0, "/sys/class/net/eth9/speed"),
+			 -ENOENT);
+	ck_assert_int_eq(nd_sys_read_bin(buf, sizeof(buf), 0, "/sys/class/net/eth2"), -EISDIR);
+	ck_assert_int_eq(nd_sys_read_bin(buf, sizeof(buf), 0, "/sys/class/net/%s/speed", ".."),
+			 -EINVAL);
+	/* config space as an unprivileged reader sees it: the 64-byte header, through the link */
+	unit_use_fixture("doctor-cross-socket");
+	ck_assert_int_eq(nd_sys_read_bin(cfg, sizeof(cfg), 0, "/sys/bus/pci/devices/%s/config",
+					 "0000:16:01.0"), 64);
+	unit_use_fixture("doctor-dgx");
+	ck_assert_int_eq(nd_sys_read_bin(cfg, sizeof(cfg), 0,
+					 "/sys/bus/pci/devices/0000:16:00.0/config"), 4096);
+}
+END_TEST
+
 START_TEST(roce_port_with_configfs)
 {
 	struct nd_rdma_port p[ND_RDMA_PER_NETDEV];
@@ -234,6 +286,8 @@ Suite *suite_sysfs(void)
 	tcase_add_test(tc, names_cannot_escape_root);
 	tcase_add_test(tc, dir_order_and_stop);
 	tcase_add_test(tc, link_name);
+	tcase_add_test(tc, readlink_whole_target);
+	tcase_add_test(tc, read_bin_bytes);
 	tcase_add_test(tc, roce_port_with_configfs);
 	tcase_add_test(tc, roce_port_kernel_defaults);
 	tcase_add_test(tc, roce_bad_configfs_value);
