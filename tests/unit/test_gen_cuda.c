@@ -96,51 +96,51 @@ END_TEST
 
 START_TEST(fake_by_bus_id)
 {
-	struct nd_err e = { 0 };
 	struct nd_mem m;
 
 	use_fake("FAKECUDA_DEVICES", "2");
 	open_mem(&m, "cuda:0000:1a:00.0,staged", 1 << 20);
 	ck_assert_str_eq(m.desc, "cuda:0000:1a:00.0 staged");
 	nd_mem_close(&m);
-	ck_assert_int_eq(open_err("cuda:0000:3b:00.0", &e), -ENODEV);
-	ck_assert_str_eq(e.msg, "no CUDA device at PCI 0000:3b:00.0: invalid device ordinal "
-			 "(nvidia-smi --query-gpu=pci.bus_id --format=csv lists them)");
-	ck_assert_int_eq(open_err("cuda:2", &e), -ENODEV);
-	ck_assert_str_eq(e.msg, "no CUDA device 2: invalid device ordinal (nvidia-smi -L lists "
-			 "them)");
 	assert_all_returned();
 }
 END_TEST
 
-START_TEST(fake_driver_errors)
+/* What the driver refuses, as the user reads it; what was taken before goes back. */
+START_TEST(fake_open_errors)
 {
-	struct nd_err e = { 0 };
+	static const struct {
+		const char *var, *value, *spec;
+		int ret;
+		const char *msg;
+	} cases[] = {
+		{ "FAKECUDA_DEVICES", "2", "cuda:0000:3b:00.0", -ENODEV,
+		  "no CUDA device at PCI 0000:3b:00.0: invalid device ordinal (nvidia-smi "
+		  "--query-gpu=pci.bus_id --format=csv lists them)" },
+		{ "FAKECUDA_DEVICES", "2", "cuda:2", -ENODEV,
+		  "no CUDA device 2: invalid device ordinal (nvidia-smi -L lists them)" },
+		{ "FAKECUDA_DEVICES", "0", "cuda:0", -ENODEV,
+		  "cuInit failed: no CUDA-capable device is detected (the driver sees no GPU)" },
+		{ "FAKECUDA_HIDE", "cuMemcpyHtoD", "cuda:0", -ENOENT,
+		  "lacks cuMemcpyHtoD: update the GPU driver" },
+		{ "FAKECUDA_FAIL", "cuMemAlloc", "cuda:0", -ENOMEM,
+		  "cannot allocate 1 MiB on Fake GPU 0: out of memory" },
+		{ "FAKECUDA_FAIL", "cuMemAllocHost", "cuda:0,staged", -ENOMEM,
+		  "cannot allocate 1 MiB of pinned host memory: out of memory" },
+	};
+	struct nd_err e;
+	size_t i;
 
-	use_fake("FAKECUDA_DEVICES", "0");
-	ck_assert_int_eq(open_err("cuda:0", &e), -ENODEV);
-	ck_assert_str_eq(e.msg, "cuInit failed: no CUDA-capable device is detected (the driver "
-			 "sees no GPU)");
-	setenv("FAKECUDA_DEVICES", "1", 1);
-	setenv("FAKECUDA_HIDE", "cuMemcpyHtoD", 1);
-	ck_assert_int_eq(open_err("cuda:0", &e), -ENOENT);
-	ck_assert_ptr_nonnull(strstr(e.msg, "lacks cuMemcpyHtoD: update the GPU driver"));
-	assert_all_returned();
-}
-END_TEST
-
-START_TEST(fake_out_of_memory)
-{
-	struct nd_err e = { 0 };
-
-	use_fake("FAKECUDA_FAIL", "cuMemAlloc");
-	ck_assert_int_eq(open_err("cuda:0", &e), -ENOMEM);
-	ck_assert_str_eq(e.msg, "cannot allocate 1 MiB on Fake GPU 0: out of memory");
-	setenv("FAKECUDA_FAIL", "cuMemAllocHost", 1);
-	ck_assert_int_eq(open_err("cuda:0,staged", &e), -ENOMEM);
-	ck_assert_str_eq(e.msg, "cannot allocate 1 MiB of pinned host memory: out of memory");
-	/* the device memory and the context taken before the failure went back */
-	assert_all_returned();
+	for (i = 0; i < ND_ARRAY_SIZE(cases); i++) {
+		unsetenv("FAKECUDA_DEVICES");
+		unsetenv("FAKECUDA_HIDE");
+		unsetenv("FAKECUDA_FAIL");
+		use_fake(cases[i].var, cases[i].value);
+		memset(&e, 0, sizeof(e));
+		ck_assert_int_eq(open_err(cases[i].spec, &e), cases[i].ret);
+		ck_assert_msg(strstr(e.msg, cases[i].msg), "case %zu: %s", i, e.msg);
+		assert_all_returned();
+	}
 }
 END_TEST
 
@@ -237,8 +237,7 @@ Suite *suite_gen_cuda(void)
 
 	tcase_add_test(tc, fake_alloc_and_copy);
 	tcase_add_test(tc, fake_by_bus_id);
-	tcase_add_test(tc, fake_driver_errors);
-	tcase_add_test(tc, fake_out_of_memory);
+	tcase_add_test(tc, fake_open_errors);
 	tcase_add_test(tc, fake_staged_copies);
 	tcase_add_test(tc, fake_dmabuf_export);
 	tcase_add_test(tc, fake_dmabuf_unsupported);
