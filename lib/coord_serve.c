@@ -75,6 +75,18 @@ static void send_reason(struct conn *c, enum nd_rv_type type, int32_t rank, cons
 }
 
 /*
+ * The job is off, told to every rank that said hello: keep the reason for ranks that say
+ * hello later, and note whether this process's own rank 0 is among those told.
+ */
+static void set_aborted(struct nd_coord *co, const char *why)
+{
+	co->aborted = true;
+	co->t_abort = nd_gen_now_ns();
+	nd_strlcpy(co->why, why, sizeof(co->why));
+	co->own_told = co->by_rank[0] != NULL;
+}
+
+/*
  * Tell every rank that joined, @from aside (the first reason only: later ones are echoes of
  * it). @rank is the rank that gave up, -1 when the coordinator calls the job off.
  */
@@ -85,16 +97,13 @@ static void abort_all(struct nd_coord *co, const struct conn *from, int32_t rank
 
 	if (co->aborted)
 		return;
-	co->aborted = true;
-	co->t_abort = nd_gen_now_ns();
-	nd_strlcpy(co->why, why, sizeof(co->why));
 	for (i = 0; i < co->n_conns; i++) {
 		struct conn *c = co->conns[i];
 
 		if (c != from && (c->rank >= 0 || c->hello))
 			send_reason(c, ND_RV_ABORT, rank, why);
 	}
-	co->own_told = co->by_rank[0] != NULL;
+	set_aborted(co, why);
 }
 
 static void welcome_all(struct nd_coord *co)
@@ -446,10 +455,7 @@ static void check_join_timeout(struct nd_coord *co)
 		if (c->hello && !c->dead)
 			send_reason(c, ND_RV_REJECT, -1, why);
 	}
-	co->aborted = true;
-	co->t_abort = nd_gen_now_ns();
-	nd_strlcpy(co->why, why, sizeof(co->why));
-	co->own_told = co->by_rank[0] != NULL;
+	set_aborted(co, why);
 }
 
 static void *serve(void *arg)
