@@ -93,10 +93,9 @@ static bool passive(const struct nd_engine *en)
 	return true;
 }
 
-/* The earlier of @a and a deadline @t that is still to come (0: none). */
-static uint64_t sooner(uint64_t a, uint64_t t)
+static uint64_t sooner(uint64_t a, uint64_t b)
 {
-	return t && t < a ? t : a;
+	return a < b ? a : b;
 }
 
 /*
