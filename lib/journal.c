@@ -17,7 +17,8 @@
 #include "internal.h"
 #include "journal.h"
 
-#define JOURNAL_VERSION 1
+#define JOURNAL_VERSION 2
+#define JOURNAL_MAX_BYTES (16 * 1024 * 1024)
 
 static struct json_object *u8s(const uint8_t *v, size_t n)
 {
@@ -177,10 +178,10 @@ static int state_parse(struct json_object *o, struct nd_profile *p)
 }
 
 /* Write @text to @path durably: a crash leaves the old journal or the new one, never a mix. */
-static int write_durably(const char *path, const char *text, struct nd_err *e)
+static int write_durably(const char *path, const char *text, size_t len, struct nd_err *e)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX], *slash;
-	size_t len = strlen(text), off = 0;
+	size_t off = 0;
 	int fd, dfd, err = 0;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
@@ -225,23 +226,26 @@ static int write_durably(const char *path, const char *text, struct nd_err *e)
 int nd_journal_save(const char *path, const struct nd_journal *j, struct nd_err *e)
 {
 	struct json_object *o = json_object_new_object(), *ports = json_object_new_array();
+	const char *text;
 	size_t i;
 	int ret;
 
 	json_object_object_add(o, "version", json_object_new_int(JOURNAL_VERSION));
 	json_object_object_add(o, "status", json_object_new_string(j->status));
 	json_object_object_add(o, "profile", json_object_new_string(j->profile));
-	json_object_object_add(o, "pid", json_object_new_int((int)getpid()));
+	json_object_object_add(o, "pid", json_object_new_int(j->pid ? j->pid : (int)getpid()));
 	json_object_object_add(o, "time", json_object_new_int64((int64_t)j->time));
 	for (i = 0; i < j->n; i++) {
 		struct json_object *p = json_object_new_object();
 
 		json_object_object_add(p, "ifname", json_object_new_string(j->ports[i].ifname));
 		json_object_object_add(p, "state", state_json(&j->ports[i].pre));
+		json_object_object_add(p, "post", state_json(&j->ports[i].post));
 		json_object_array_add(ports, p);
 	}
 	json_object_object_add(o, "ports", ports);
-	ret = write_durably(path, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY), e);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY);
+	ret = write_durably(path, text, strlen(text), e);
 	json_object_put(o);
 	return ret;
 }
@@ -274,6 +278,12 @@ int nd_journal_load(const char *path, struct nd_journal *j, struct nd_err *e)
 	if (get(o, "profile", json_type_string, &v))
 		goto bad;
 	snprintf(j->profile, sizeof(j->profile), "%s", json_object_get_string(v));
+	if (get(o, "pid", json_type_int, &v))
+		goto bad;
+	j->pid = json_object_get_int(v);
+	if (get(o, "time", json_type_int, &v))
+		goto bad;
+	j->time = (time_t)json_object_get_int64(v);
 	if (get(o, "ports", json_type_array, &ports))
 		goto bad;
 	n = json_object_array_length(ports);
@@ -288,7 +298,8 @@ int nd_journal_load(const char *path, struct nd_journal *j, struct nd_err *e)
 		if (!json_object_is_type(p, json_type_object) ||
 		    get(p, "ifname", json_type_string, &v) ||
 		    strlen(json_object_get_string(v)) >= ND_IFNAMSIZ ||
-		    get(p, "state", json_type_object, &s) || state_parse(s, &j->ports[i].pre))
+		    get(p, "state", json_type_object, &s) || state_parse(s, &j->ports[i].pre) ||
+		    get(p, "post", json_type_object, &s) || state_parse(s, &j->ports[i].post))
 			goto bad;
 		snprintf(j->ports[i].ifname, sizeof(j->ports[i].ifname), "%s",
 			 json_object_get_string(v));
@@ -301,4 +312,59 @@ bad:
 	nd_journal_free(j);
 	return nd_err_set(e, ret, "the journal %s is damaged or from another version; "
 			  "restore the ports by hand (see its pre-state) and remove it", path);
+}
+
+int nd_journal_begin(const char *path, const char *profile, struct nd_journal_prev *prev,
+		     struct nd_err *e)
+{
+	struct nd_journal j = { .time = time(NULL) };
+	FILE *f;
+	int ret;
+
+	memset(prev, 0, sizeof(*prev));
+	f = fopen(path, "re");
+	if (f) {
+		prev->text = malloc(JOURNAL_MAX_BYTES + 1);
+		if (!prev->text) {
+			fclose(f);
+			return nd_err_set(e, -ENOMEM, "out of memory");
+		}
+		prev->len = fread(prev->text, 1, JOURNAL_MAX_BYTES + 1, f);
+		ret = ferror(f) || prev->len > JOURNAL_MAX_BYTES ? -EFBIG : 0;
+		fclose(f);
+		if (ret) {
+			nd_journal_prev_free(prev);
+			return nd_err_set(e, ret, "cannot keep the journal %s: unreadable or over "
+					  "%d MiB; move it away", path, JOURNAL_MAX_BYTES >> 20);
+		}
+		prev->text[prev->len] = '\0';
+	} else if (errno != ENOENT) {
+		return nd_err_set(e, -errno, "cannot read the journal %s: %s", path,
+				  strerror(errno));
+	}
+	snprintf(j.status, sizeof(j.status), "started");
+	snprintf(j.profile, sizeof(j.profile), "%s", profile);
+	ret = nd_journal_save(path, &j, e);
+	if (ret)
+		nd_journal_prev_free(prev);
+	return ret;
+}
+
+int nd_journal_abandon(const char *path, struct nd_journal_prev *prev, struct nd_err *e)
+{
+	int ret = 0;
+
+	if (prev->text)
+		ret = write_durably(path, prev->text, prev->len, e);
+	else if (unlink(path) && errno != ENOENT)
+		ret = nd_err_set(e, -errno, "cannot remove the journal %s: %s", path,
+				 strerror(errno));
+	nd_journal_prev_free(prev);
+	return ret;
+}
+
+void nd_journal_prev_free(struct nd_journal_prev *prev)
+{
+	free(prev->text);
+	memset(prev, 0, sizeof(*prev));
 }

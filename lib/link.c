@@ -11,6 +11,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <linux/ethtool.h>
+#include <linux/if.h>
 #include <linux/if_arp.h>
 #include <linux/rtnetlink.h>
 #include <linux/sockios.h>
@@ -81,6 +82,22 @@ static void drvinfo(struct nd_ctx *ctx, struct nd_link *link)
 	nd_strlcpy(link->bus_info, info.bus_info, sizeof(link->bus_info));
 }
 
+/* RFC 2863 operational states (IF_OPER_*), spelled as `ip -j link` prints them. */
+static const char *operstate_name(uint8_t state)
+{
+	static const char *const names[] = {
+		[IF_OPER_UNKNOWN] = "UNKNOWN",
+		[IF_OPER_NOTPRESENT] = "NOTPRESENT",
+		[IF_OPER_DOWN] = "DOWN",
+		[IF_OPER_LOWERLAYERDOWN] = "LOWERLAYERDOWN",
+		[IF_OPER_TESTING] = "TESTING",
+		[IF_OPER_DORMANT] = "DORMANT",
+		[IF_OPER_UP] = "UP",
+	};
+
+	return state < ND_ARRAY_SIZE(names) && names[state] ? names[state] : "UNKNOWN";
+}
+
 static void fill(struct nd_ctx *ctx, struct rtnl_link *rl, struct nd_link *link)
 {
 	const char *kind = rtnl_link_get_type(rl);
@@ -91,8 +108,8 @@ static void fill(struct nd_ctx *ctx, struct rtnl_link *rl, struct nd_link *link)
 	nd_strlcpy(link->name, rtnl_link_get_name(rl), sizeof(link->name));
 	link->mtu = rtnl_link_get_mtu(rl);
 	link->arptype = rtnl_link_get_arptype(rl);
-	rtnl_link_operstate2str(rtnl_link_get_operstate(rl), link->operstate,
-				sizeof(link->operstate));
+	nd_strlcpy(link->operstate, operstate_name(rtnl_link_get_operstate(rl)),
+		   sizeof(link->operstate));
 	nd_strlcpy(link->kind, kind ? kind : "", sizeof(link->kind));
 	drvinfo(ctx, link);
 	/* sysfs answers EINVAL while the link is down: speed is then unknown, not 0 */

@@ -74,10 +74,52 @@ static void fmt_tsas(char *buf, size_t len, const uint8_t *v)
 					nd_tsa_name(v[i]));
 }
 
-static const char *dcbx_word(uint8_t dcbx)
+/* "host ieee" for 0x09, as `dcb dcbx show` lists the mode's flags; "firmware" for none. */
+static void fmt_dcbx(char *buf, size_t len, uint8_t dcbx)
 {
-	return dcbx & DCB_CAP_DCBX_LLD_MANAGED ? "lld-managed" :
-	       dcbx & DCB_CAP_DCBX_HOST ? "host" : "firmware";
+	static const struct {
+		uint8_t bit;
+		const char *word;
+	} flags[] = {
+		{ DCB_CAP_DCBX_HOST, "host" }, { DCB_CAP_DCBX_LLD_MANAGED, "lld-managed" },
+		{ DCB_CAP_DCBX_VER_CEE, "cee" }, { DCB_CAP_DCBX_VER_IEEE, "ieee" },
+		{ DCB_CAP_DCBX_STATIC, "static" },
+	};
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	if (!(dcbx & (DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_LLD_MANAGED)))
+		off += (size_t)snprintf(buf, len, "firmware");
+	for (i = 0; i < ND_ARRAY_SIZE(flags) && off < len; i++)
+		if (dcbx & flags[i].bit)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? " " : "",
+						flags[i].word);
+}
+
+/* "0-7:0 8-15:1 26:3" for a DSCP map, "none" when empty. */
+void nd_fmt_dscp_map(char *buf, size_t len, const int *map)
+{
+	size_t off = 0;
+	int d = 0, end;
+
+	buf[0] = '\0';
+	while (d < ND_DSCP_MAX && off < len) {
+		if (map[d] < 0) {
+			d++;
+			continue;
+		}
+		for (end = d; end + 1 < ND_DSCP_MAX && map[end + 1] == map[d]; end++)
+			;
+		if (end > d)
+			off += (size_t)snprintf(buf + off, len - off, "%s%d-%d:%d", off ? " " : "", d,
+						end, map[d]);
+		else
+			off += (size_t)snprintf(buf + off, len - off, "%s%d:%d", off ? " " : "", d,
+						map[d]);
+		d = end + 1;
+	}
+	if (!buf[0])
+		snprintf(buf, len, "none");
 }
 
 /* Drivers whose PFC change toggles the link (mlx5 and our mlx5-like test NIC). */
@@ -212,6 +254,16 @@ static int plan_dcb_structs(struct nd_plan *plan, const struct nd_profile *w,
 	return 0;
 }
 
+static bool any_dscp(const int *map)
+{
+	int d;
+
+	for (d = 0; d < ND_DSCP_MAX; d++)
+		if (map[d] >= 0)
+			return true;
+	return false;
+}
+
 /* The DSCP map the profile wants installed, or none (-1 everywhere) for PCP trust. */
 static void wanted_dscp(const struct nd_profile *w, const struct nd_port *port, int want[64],
 			bool *managed)
@@ -231,17 +283,29 @@ static void wanted_dscp(const struct nd_profile *w, const struct nd_port *port, 
 	}
 	/* trust dscp without a map: keep the port's map, or install dscp>>3 as mlnx_qos does */
 	nd_dcb_dscp_map(&port->dcb, want);
-	for (d = 0; d < ND_DSCP_MAX; d++)
-		if (want[d] >= 0)
-			return;
+	if (any_dscp(want))
+		return;
 	for (d = 0; d < ND_DSCP_MAX; d++)
 		want[d] = d >> 3;
+}
+
+/*
+ * The profile key the DSCP entries serve, for messages and audit: "trust" when the profile sets
+ * trust and the trust state itself changes (on these drivers, DSCP entries or none), else
+ * "dscp-map" when it sets a map, else "trust".
+ */
+static enum nd_field dscp_field(const struct nd_profile *w, const int *want, const int *have)
+{
+	if (SET(w, ND_F_TRUST) && any_dscp(want) != any_dscp(have))
+		return ND_F_TRUST;
+	return SET(w, ND_F_DSCP_MAP) ? ND_F_DSCP_MAP : ND_F_TRUST;
 }
 
 static int plan_app(struct nd_plan *plan, const struct nd_profile *w, const struct nd_port *port,
 		    size_t idx, struct nd_err *e)
 {
 	int want[ND_DSCP_MAX], have[ND_DSCP_MAX], d, pass;
+	enum nd_field field;
 	bool managed;
 	struct nd_step *s;
 
@@ -249,6 +313,7 @@ static int plan_app(struct nd_plan *plan, const struct nd_profile *w, const stru
 	if (!managed || !(port->dcb.have & ND_DCB_HAVE_APP))
 		return 0;
 	nd_dcb_dscp_map(&port->dcb, have);
+	field = dscp_field(w, want, have);
 	/* adds first (a changed entry replaces the old one on mlx5), then deletes */
 	for (pass = 0; pass < 2; pass++) {
 		for (d = 0; d < ND_DSCP_MAX; d++) {
@@ -256,8 +321,7 @@ static int plan_app(struct nd_plan *plan, const struct nd_profile *w, const stru
 
 			if (want[d] == have[d] || (del ? have[d] < 0 : want[d] < 0))
 				continue;
-			s = add(plan, del ? ND_STEP_APP_DEL : ND_STEP_APP_ADD, idx,
-				ND_F_DSCP_MAP);
+			s = add(plan, del ? ND_STEP_APP_DEL : ND_STEP_APP_ADD, idx, field);
 			if (!s)
 				return OOM(e);
 			s->u.app.selector = IEEE_8021QAZ_APP_SEL_DSCP;
@@ -420,6 +484,110 @@ static int plan_mtu(struct nd_plan *plan, const struct nd_profile *w, const stru
 	return 0;
 }
 
+/* The DCB fields of a profile and the part of the driver's DCB reply each one needs. */
+static const struct {
+	enum nd_field field;
+	enum nd_step_kind kind;
+	unsigned int have;
+	const char *what;
+} dcb_fields[] = {
+	{ ND_F_DCBX, ND_STEP_DCBX, ND_DCB_HAVE_DCBX, "DCBX mode" },
+	{ ND_F_TRUST, ND_STEP_APP_ADD, ND_DCB_HAVE_APP, "APP table" },
+	{ ND_F_DSCP_MAP, ND_STEP_APP_ADD, ND_DCB_HAVE_APP, "APP table" },
+	{ ND_F_PFC_EN, ND_STEP_PFC, ND_DCB_HAVE_PFC, "PFC" },
+	{ ND_F_PFC_DELAY, ND_STEP_PFC, ND_DCB_HAVE_PFC, "PFC" },
+	{ ND_F_ETS_PRIO_TC, ND_STEP_ETS, ND_DCB_HAVE_ETS, "ETS" },
+	{ ND_F_ETS_TSA, ND_STEP_ETS, ND_DCB_HAVE_ETS, "ETS" },
+	{ ND_F_ETS_BW, ND_STEP_ETS, ND_DCB_HAVE_ETS, "ETS" },
+	{ ND_F_BUF_PRIO, ND_STEP_BUFFER, ND_DCB_HAVE_BUFFER, "buffer" },
+	{ ND_F_BUF_SIZE, ND_STEP_BUFFER, ND_DCB_HAVE_BUFFER, "buffer" },
+	{ ND_F_MAXRATE, ND_STEP_MAXRATE, ND_DCB_HAVE_MAXRATE, "maxrate" },
+};
+
+/* @w's value of DCB field @f, as a person reads it. */
+static void fmt_want(char *buf, size_t len, const struct nd_profile *w, enum nd_field f)
+{
+	uint64_t sizes[ND_PRIO_MAX];
+	int i;
+
+	switch (f) {
+	case ND_F_DCBX:
+		fmt_dcbx(buf, len, w->dcbx);
+		break;
+	case ND_F_TRUST:
+		snprintf(buf, len, "%s", w->trust == ND_TRUST_DSCP ? "dscp" : "pcp");
+		break;
+	case ND_F_DSCP_MAP:
+		nd_fmt_dscp_map(buf, len, w->dscp2prio);
+		break;
+	case ND_F_PFC_EN:
+		nd_fmt_prios(buf, len, w->pfc_en);
+		break;
+	case ND_F_PFC_DELAY:
+		snprintf(buf, len, "%u", w->pfc_delay);
+		break;
+	case ND_F_ETS_PRIO_TC:
+		fmt_u8s(buf, len, w->prio_tc);
+		break;
+	case ND_F_ETS_TSA:
+		fmt_tsas(buf, len, w->tc_tsa);
+		break;
+	case ND_F_ETS_BW:
+		fmt_u8s(buf, len, w->tc_bw);
+		break;
+	case ND_F_BUF_PRIO:
+		fmt_u8s(buf, len, w->prio2buffer);
+		break;
+	case ND_F_BUF_SIZE:
+		for (i = 0; i < ND_PRIO_MAX; i++)
+			sizes[i] = w->buffer_size[i];
+		fmt_u64s(buf, len, sizes);
+		break;
+	default:
+		fmt_u64s(buf, len, w->maxrate);
+		break;
+	}
+}
+
+/*
+ * A DCB field the profile sets that this port cannot give: no DCB at all, or a driver reply
+ * without that attribute (its read failed, or it has no such operation). Each is a skipped step
+ * marked unsupported, so that audit reports it and apply refuses rather than planning around it.
+ */
+static int plan_unsupported(struct nd_plan *plan, const struct nd_profile *w,
+			    const struct nd_port *port, size_t idx, struct nd_err *e)
+{
+	struct nd_step *s;
+	size_t i;
+
+	for (i = 0; i < ND_ARRAY_SIZE(dcb_fields); i++) {
+		if (!SET(w, dcb_fields[i].field) ||
+		    (!port->dcb_status && port->dcb.have & dcb_fields[i].have))
+			continue;
+		s = add(plan, dcb_fields[i].kind, idx, dcb_fields[i].field);
+		if (!s)
+			return OOM(e);
+		s->skip = true;
+		snprintf(s->from, sizeof(s->from), "unknown");
+		fmt_want(s->to, sizeof(s->to), w, dcb_fields[i].field);
+		if (port->dcb_status == -EOPNOTSUPP) {
+			s->unsupported = -EOPNOTSUPP;
+			snprintf(s->warning, sizeof(s->warning), "not supported by this driver (%s "
+				 "has no DCB)", port->link.driver[0] ? port->link.driver : "it");
+		} else if (port->dcb_status) {
+			s->unsupported = -EIO;
+			snprintf(s->warning, sizeof(s->warning), "DCB could not be read: %.*s",
+				 (int)sizeof(s->warning) - 32, port->dcb_error);
+		} else {
+			s->unsupported = -EIO;
+			snprintf(s->warning, sizeof(s->warning), "reading the %s failed: the "
+				 "driver left it out of its DCB reply (its read failed, or it has "
+				 "none)", dcb_fields[i].what);
+		}
+	}
+	return 0;
+}
+
 /* Reject what cannot fit this port before a single step is taken. */
 static int check_fit(const struct nd_profile *w, const struct nd_port *port, struct nd_err *e)
 {
@@ -458,15 +626,19 @@ int nd_plan_port(struct nd_plan *plan, const struct nd_profile *w, const struct 
 	ret = check_fit(w, port, e);
 	if (ret)
 		return ret;
-	if (SET(w, ND_F_DCBX) && port->dcb.have & ND_DCB_HAVE_DCBX &&
-	    (port->dcb.dcbx & (DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_LLD_MANAGED)) !=
-	    (w->dcbx & (DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_LLD_MANAGED))) {
+	ret = plan_unsupported(plan, w, port, idx, e);
+	if (ret)
+		return ret;
+	/* the whole mode: "host" alone (0x01) is not "host ieee" (0x09), and mlx5 keeps either */
+	if (SET(w, ND_F_DCBX) && !port->dcb_status && port->dcb.have & ND_DCB_HAVE_DCBX &&
+	    port->dcb.dcbx != w->dcbx) {
 		s = add(plan, ND_STEP_DCBX, idx, ND_F_DCBX);
 		if (!s)
 			return OOM(e);
-		s->u.dcbx = w->dcbx;
-		snprintf(s->from, sizeof(s->from), "%s", dcbx_word(port->dcb.dcbx));
-		snprintf(s->to, sizeof(s->to), "%s", dcbx_word(w->dcbx));
+		/* a mode without host or lld-managed is the firmware's: mlx5 takes 0 for it */
+		s->u.dcbx = w->dcbx & (DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_LLD_MANAGED) ? w->dcbx : 0;
+		fmt_dcbx(s->from, sizeof(s->from), port->dcb.dcbx);
+		fmt_dcbx(s->to, sizeof(s->to), w->dcbx);
 	}
 	if (SET(w, ND_F_MTU) && w->mtu > port->link.mtu && (ret = plan_mtu(plan, w, port, idx, e)))
 		goto fail;

@@ -27,6 +27,9 @@ struct nd_step {
 	char from[160], to[160];	/* as a person reads them */
 	char warning[320];
 	bool skip;			/* cannot be done here; kept to be reported */
+	int unsupported;		/* skipped because the port cannot give this field:
+					 * -EOPNOTSUPP (no such support) or -EIO (its read
+					 * failed); the warning says which */
 	bool tolerate_enoent;		/* an APP delete the driver may already have done */
 	union {
 		uint8_t dcbx;
@@ -65,6 +68,9 @@ int nd_plan_port(struct nd_plan *plan, const struct nd_profile *want, const stru
 void nd_plan_free(struct nd_plan *plan);
 /* Steps that change something (not skipped). */
 size_t nd_plan_changes(const struct nd_plan *plan);
+
+/* "0-7:0 8-15:1 26:3" for a DSCP map (-1: unmapped), "none" when empty. */
+void nd_fmt_dscp_map(char *buf, size_t len, const int *map);
 
 /* Every field of @port's state as a profile: the pre-state to return to on rollback. */
 void nd_state_to_profile(const struct nd_port *port, struct nd_profile *out);

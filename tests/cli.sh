@@ -70,6 +70,52 @@ echo "$err" | grep -q "no journal at $empty/journal.json" && ok "rollback names 
 	bad "rollback message: $err"
 printf '{"version": 1, "status": "applied"' >"$empty/journal.json"
 expect 2 "rollback of a damaged journal" "$NODROP" rollback --state-dir "$empty"
+
+# audit --junit writes a report whatever went wrong, so a CI job always finds one
+expect 2 "audit --junit of a profile that matches no port" \
+	"$NODROP" audit --junit "$empty/none.xml" tests/vm/profiles/lossless.yaml
+grep -q '<testcase classname="nodrop.audit" name="vm-lossless"><error message="profile &apos;vm-lossless&apos; matches none of the host&apos;s ports; check its ports: section or --dev"/></testcase>' \
+	"$empty/none.xml" 2>/dev/null && ok "the JUnit file has the error as a test case" ||
+	bad "JUnit for no match: $(cat "$empty/none.xml" 2>&1)"
+grep -q '<testsuite name="nodrop audit" tests="1" failures="0" errors="1">' "$empty/none.xml" &&
+	ok "the suite counts one error" || bad "JUnit suite: $(cat "$empty/none.xml")"
+expect 2 "audit --junit of a bad profile" \
+	"$NODROP" audit --junit "$empty/bad.xml" tests/profiles/bad/range-priority-8.yaml
+grep -q '<error message="tests/profiles/bad/range-priority-8.yaml:2:19: pfc.priorities: priority 8 is out of range' \
+	"$empty/bad.xml" 2>/dev/null && ok "the JUnit file has the profile error" ||
+	bad "JUnit for a bad profile: $(cat "$empty/bad.xml" 2>&1)"
+
+# a port whose driver has no DCB (lo) cannot hold PFC, ETS or a DSCP map: each field is a finding
+cat >"$empty/lo.yaml" <<'EOY'
+name: lo-lossless
+ports: {names: [lo]}
+dcbx: host
+trust: dscp
+dscp-map: {26: 3}
+pfc: {priorities: [3]}
+ets: {prio-tc: {all: 0, 3: 3}}
+EOY
+expect 1 "audit of DCB fields on a port without DCB" "$NODROP" audit -j --dev lo --junit "$empty/lo.xml" "$empty/lo.yaml"
+echo "$out" | jq -e '[.ports[0].drift[] | select(.unsupported) | .field] ==
+	["dcbx", "trust", "dscp-map", "pfc.priorities", "ets.prio-tc"] and
+	all(.ports[0].drift[]; .note | test("not supported by this driver"))' >/dev/null &&
+	ok "each DCB field is reported as not supported by this driver" || bad "lo audit: $out"
+for f in dcbx trust dscp-map pfc.priorities ets.prio-tc; do
+	grep -q "name=\"$f\"><failure message=\"not supported by this driver" "$empty/lo.xml" &&
+		ok "JUnit: $f fails" || bad "JUnit $f: $(cat "$empty/lo.xml")"
+done
+expect 1 "apply --dry-run of DCB fields on a port without DCB" \
+	"$NODROP" apply -j --dry-run --dev lo "$empty/lo.yaml"
+echo "$out" | jq -e '[.ports[0].changes[] | select(.unsupported)] | length == 5' >/dev/null &&
+	ok "the dry run lists what the port cannot hold" || bad "lo dry run: $out"
+expect 1 "apply of DCB fields on a port without DCB is refused" \
+	"$NODROP" apply --state-dir "$empty/state" --dev lo "$empty/lo.yaml"
+case $err in
+"nodrop apply: lo: dcbx: not supported by this driver"*"nothing was changed"*) ok "the refusal names port, field and reason" ;;
+*) bad "lo apply: $err" ;;
+esac
+[ ! -e "$empty/state/journal.json" ] && ok "a refused apply leaves no journal" ||
+	bad "journal after refusal: $(cat "$empty/state/journal.json")"
 rm -rf "$empty"
 
 # every command in `nodrop --help` has its man page, listed in nodrop(8), and every option in a

@@ -22,7 +22,8 @@ static const struct nd_opt apply_opts[] = {
 	{ "dev", 'd', "DEV", "only this port (repeatable); default: every port the profile matches" },
 	{ "state-dir", OPT_STATE_DIR, "DIR", "journal and lock directory (default " ND_STATE_DIR ")" },
 	{ "wait", OPT_WAIT, "SECONDS", "wait this long for another apply's lock (default 30)" },
-	{ "force", OPT_FORCE, NULL, "apply although lints at error severity were found" },
+	{ "force", OPT_FORCE, NULL, "apply although lints at error severity were found, or skip the "
+	  "fields a port's driver does not support" },
 	{ 0 },
 };
 
@@ -52,6 +53,9 @@ static int apply_opt(int key, const char *arg, void *data)
 /* Exit code of an apply: what the user must act on decides it. */
 static int apply_exit(int ret, const struct nd_report *r)
 {
+	/* a step the driver failed (EINVAL included) was written and undone: not bad input */
+	if (r->outcome == ND_OUTCOME_ROLLED_BACK || r->outcome == ND_OUTCOME_ROLLBACK_FAILED)
+		return ND_EXIT_SYSTEM;
 	if (ret == -EINVAL || ret == -ENODEV)
 		return ND_EXIT_USAGE;
 	if (ret)
@@ -74,7 +78,7 @@ static int apply_run(const struct nd_cli *cli, int argc, char **argv, void *data
 
 	if (!a->wait_given)
 		a->opts.wait_s = ND_WAIT_DEFAULT_S;
-	rc = nd_cli_profile("apply", argc, argv, &profile);
+	rc = nd_cli_profile("apply", argc, argv, &profile, &e);
 	if (rc)
 		return rc;
 	a->opts.devs = a->devs.v;
@@ -88,6 +92,8 @@ static int apply_run(const struct nd_cli *cli, int argc, char **argv, void *data
 	pr_finish();
 	if (ret)
 		fprintf(stderr, "nodrop apply: %s\n", e.msg);
+	else if (r.outcome == ND_OUTCOME_REFUSED && r.failure[0])
+		fprintf(stderr, "nodrop apply: %s\n", r.failure);
 	else if (r.outcome == ND_OUTCOME_REFUSED)
 		fprintf(stderr, "nodrop apply: lints at error severity: nothing was changed; fix the "
 				"profile or the port, or use --force\n");

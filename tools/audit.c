@@ -36,6 +36,15 @@ static int audit_opt(int key, const char *arg, void *data)
 	return ND_EXIT_USAGE;
 }
 
+static int junit_error(const char *path, const char *profile, const char *msg)
+{
+	int ret = nd_write_junit_error(path, profile, msg);
+
+	if (ret)
+		fprintf(stderr, "nodrop audit: cannot write %s: %s\n", path, strerror(-ret));
+	return ret;
+}
+
 static int audit_run(const struct nd_cli *cli, int argc, char **argv, void *data)
 {
 	struct audit_args *a = data;
@@ -45,15 +54,21 @@ static int audit_run(const struct nd_cli *cli, int argc, char **argv, void *data
 	struct nd_ctx *ctx = NULL;
 	int ret, rc;
 
-	rc = nd_cli_profile("audit", argc, argv, &profile);
-	if (rc)
+	rc = nd_cli_profile("audit", argc, argv, &profile, &e);
+	if (rc) {
+		/* a CI job finds a report whatever went wrong */
+		if (a->junit && argc == 1)
+			junit_error(a->junit, argv[0], e.msg);
 		return rc;
+	}
 	ret = nd_ctx_new(&ctx, &e);
 	if (!ret)
 		ret = nd_audit(ctx, &profile, a->devs.v, a->devs.n, &r, &e);
 	if (ret) {
 		fprintf(stderr, "nodrop audit: %s\n", e.msg);
 		rc = ret == -EINVAL || ret == -ENODEV ? ND_EXIT_USAGE : ND_EXIT_SYSTEM;
+		if (a->junit && junit_error(a->junit, profile.name, e.msg))
+			rc = ND_EXIT_SYSTEM;
 		goto out;
 	}
 	pr_init(cli->json, cli->pretty);

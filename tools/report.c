@@ -38,7 +38,13 @@ static void print_change(const struct nd_change *c, bool audit)
 {
 	pr_open_object(NULL);
 	pr_string(PR_ANY, "field", "    %-18s", nd_field_key(c->field));
-	if (c->skipped) {
+	if (c->unsupported) {
+		pr_string(PR_JSON, audit ? "actual" : "from", NULL, c->from);
+		pr_string(PR_JSON, audit ? "expected" : "to", NULL, c->to);
+		pr_bool(PR_JSON, "unsupported", NULL, true);
+		pr_string(PR_ANY, "note", " %s", c->warning);
+		pr_string(PR_TEXT, NULL, "\n        wanted: %s", c->to);
+	} else if (c->skipped) {
 		pr_string(PR_JSON, audit ? "actual" : "from", NULL, c->from);
 		pr_string(PR_JSON, audit ? "expected" : "to", NULL, c->to);
 		pr_bool(PR_JSON, "skipped", NULL, true);
@@ -58,12 +64,35 @@ static void print_change(const struct nd_change *c, bool audit)
 	pr_close_object();
 }
 
+/* Rollback: the fields changed since the apply, which it will not overwrite silently. */
+static void print_conflicts(const struct nd_report *r)
+{
+	size_t i;
+
+	if (!r->n_conflicts)
+		return;
+	pr_open_array("conflicts");
+	for (i = 0; i < r->n_conflicts; i++) {
+		const struct nd_conflict *c = &r->conflicts[i];
+
+		/* text: on stderr with the refusal (tools/rollback.c) */
+		pr_open_object(NULL);
+		pr_string(PR_JSON, "ifname", NULL, c->ifname);
+		pr_string(PR_JSON, "field", NULL, nd_field_key(c->field));
+		pr_string(PR_JSON, "applied", NULL, c->applied);
+		pr_string(PR_JSON, "now", NULL, c->now);
+		pr_close_object();
+	}
+	pr_close_array();
+}
+
 static size_t drifted(const struct nd_port_report *pr)
 {
 	size_t i, n = 0;
 
+	/* a field the port cannot give is a finding; one a backend cannot write is not */
 	for (i = 0; i < pr->n_changes; i++)
-		n += !pr->changes[i].skipped;
+		n += !pr->changes[i].skipped || pr->changes[i].unsupported;
 	return n;
 }
 
@@ -99,13 +128,26 @@ void nd_print_report(const struct nd_report *r, const struct nd_profile *profile
 		pr_close_object();
 	}
 	pr_close_array();
+	print_conflicts(r);
 	pr_string(PR_ANY, "outcome", "result: %s", nd_outcome_name(r->outcome));
 	if (r->failure[0])
 		pr_string(PR_JSON, "failure", NULL, r->failure);
+	if (r->note[0])
+		pr_string(PR_ANY, "note", " (%s)", r->note);
 	if (r->journal[0])
 		pr_string(PR_ANY, "journal", "; journal %s", r->journal);
 	pr_nl();
 	pr_close_object();
+}
+
+static bool unsupported(const struct nd_port_report *pr)
+{
+	size_t i;
+
+	for (i = 0; i < pr->n_changes; i++)
+		if (pr->changes[i].unsupported)
+			return true;
+	return false;
 }
 
 bool nd_report_has_errors(const struct nd_report *r, bool drift_counts)
@@ -113,7 +155,7 @@ bool nd_report_has_errors(const struct nd_report *r, bool drift_counts)
 	size_t i, k;
 
 	for (i = 0; i < r->n; i++) {
-		if (drift_counts && drifted(&r->ports[i]))
+		if ((drift_counts && drifted(&r->ports[i])) || unsupported(&r->ports[i]))
 			return true;
 		for (k = 0; k < r->ports[i].n_lints; k++)
 			if (r->ports[i].lints[k].severity == ND_SEV_ERROR)
@@ -136,6 +178,25 @@ void nd_xml_escape(FILE *f, const char *s)
 				fputc(*s, f);
 		}
 	}
+}
+
+/* A run that ended before any port was checked still leaves a report: one errored test case. */
+int nd_write_junit_error(const char *path, const char *profile, const char *msg)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"nodrop audit\">\n"
+		"  <testsuite name=\"nodrop audit\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
+		"    <testcase classname=\"nodrop.audit\" name=\"");
+	nd_xml_escape(f, profile);
+	fprintf(f, "\"><error message=\"");
+	nd_xml_escape(f, msg);
+	fprintf(f, "\"/></testcase>\n  </testsuite>\n</testsuites>\n");
+	if (fclose(f))
+		return -errno;
+	return 0;
 }
 
 /* One testsuite per port, one testcase per profile field and per lint. */
@@ -170,6 +231,12 @@ int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_
 
 				if ((int)c->field != field)
 					continue;
+				if (c->unsupported) {
+					fprintf(f, "<failure message=\"");
+					nd_xml_escape(f, c->warning);
+					fprintf(f, "\"/>");
+					continue;
+				}
 				if (c->skipped) {
 					fprintf(f, "<skipped message=\"");
 					nd_xml_escape(f, c->warning);
@@ -221,16 +288,15 @@ int nd_devs_add(struct nd_devs *devs, const char *cmd, const char *dev)
 	return 0;
 }
 
-int nd_cli_profile(const char *cmd, int argc, char **argv, struct nd_profile *p)
+int nd_cli_profile(const char *cmd, int argc, char **argv, struct nd_profile *p,
+		   struct nd_err *e)
 {
-	struct nd_err e = { 0 };
-
 	if (argc != 1) {
 		fprintf(stderr, "nodrop %s: give exactly one PROFILE; 'nodrop %s --help'\n", cmd, cmd);
 		return ND_EXIT_USAGE;
 	}
-	if (nd_profile_load(argv[0], p, &e)) {
-		fprintf(stderr, "nodrop %s: %s\n", cmd, e.msg);
+	if (nd_profile_load(argv[0], p, e)) {
+		fprintf(stderr, "nodrop %s: %s\n", cmd, e->msg);
 		return ND_EXIT_USAGE;
 	}
 	return 0;

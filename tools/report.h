@@ -14,9 +14,13 @@ void nd_print_report(const struct nd_report *r, const struct nd_profile *profile
 bool nd_report_has_errors(const struct nd_report *r, bool drift_counts);
 /* JUnit XML for CI: a testsuite per port, a testcase per profile field and per lint. */
 int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_profile *p);
+/* A JUnit file with one errored test case named after @profile, for a run that checked nothing. */
+int nd_write_junit_error(const char *path, const char *profile, const char *msg);
 
 /* The one PROFILE operand of apply and audit, loaded; an exit code after a message on failure. */
-int nd_cli_profile(const char *cmd, int argc, char **argv, struct nd_profile *p);
+/* Load the one PROFILE operand; on error it is printed and also left in @e. */
+int nd_cli_profile(const char *cmd, int argc, char **argv, struct nd_profile *p,
+		   struct nd_err *e);
 
 /* @s as XML text, the five characters that matter escaped, control characters dropped. */
 void nd_xml_escape(FILE *f, const char *s);

@@ -8,7 +8,7 @@
 #include "print.h"
 #include "report.h"
 
-enum { OPT_JOURNAL = 256, OPT_STATE_DIR, OPT_WAIT };
+enum { OPT_JOURNAL = 256, OPT_STATE_DIR, OPT_WAIT, OPT_FORCE };
 
 struct rollback_args {
 	struct nd_apply_opts opts;
@@ -20,6 +20,8 @@ static const struct nd_opt rollback_opts[] = {
 	{ "journal", OPT_JOURNAL, "FILE", "the journal to restore (default STATE-DIR/journal.json)" },
 	{ "state-dir", OPT_STATE_DIR, "DIR", "journal and lock directory (default " ND_STATE_DIR ")" },
 	{ "wait", OPT_WAIT, "SECONDS", "wait this long for another apply's lock (default 30)" },
+	{ "force", OPT_FORCE, NULL, "restore also the fields changed by someone else since the "
+	  "apply" },
 	{ 0 },
 };
 
@@ -37,8 +39,25 @@ static int rollback_opt(int key, const char *arg, void *data)
 	case OPT_WAIT:
 		a->wait_given = true;
 		return nd_parse_seconds("rollback", arg, &a->opts.wait_s);
+	case OPT_FORCE:
+		a->opts.force = true;
+		return 0;
 	}
 	return ND_EXIT_USAGE;
+}
+
+static void print_conflicts(const struct nd_report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_conflicts; i++)
+		fprintf(stderr, "nodrop rollback: %s: %s was changed since the apply: it left %s, "
+			"it is %s now\n", r->conflicts[i].ifname,
+			nd_field_key(r->conflicts[i].field), r->conflicts[i].applied,
+			r->conflicts[i].now);
+	fprintf(stderr, "nodrop rollback: nothing was restored: put %s back, or restore the "
+		"pre-state over %s with --force\n", r->n_conflicts == 1 ? "it" : "them",
+		r->n_conflicts == 1 ? "it" : "them");
 }
 
 static int rollback_run(const struct nd_cli *cli, int argc, char **argv, void *data)
@@ -60,13 +79,15 @@ static int rollback_run(const struct nd_cli *cli, int argc, char **argv, void *d
 	if (!ret)
 		ret = nd_rollback(ctx, a->journal, &a->opts, &r, &e);
 	pr_init(cli->json, cli->pretty);
-	if (r.n)
+	if (r.n || r.note[0])
 		nd_print_report(&r, NULL, false);
 	pr_finish();
 	if (ret)
 		fprintf(stderr, "nodrop rollback: %s\n", e.msg);
-	rc = !ret ? ND_EXIT_OK : ret == -ENOENT || ret == -EBADMSG ? ND_EXIT_USAGE :
-	     ND_EXIT_SYSTEM;
+	else if (r.outcome == ND_OUTCOME_CONFLICT)
+		print_conflicts(&r);
+	rc = ret == -ENOENT || ret == -EBADMSG ? ND_EXIT_USAGE : ret ? ND_EXIT_SYSTEM :
+	     r.outcome == ND_OUTCOME_CONFLICT ? ND_EXIT_FINDINGS : ND_EXIT_OK;
 	nd_report_free(&r);
 	nd_ctx_free(ctx);
 	return rc;

@@ -265,12 +265,15 @@ START_TEST(plan_roce_and_reset)
 	w.set = BIT(ND_F_ROCE_TOS) | BIT(ND_F_PFC_EN);
 	w.roce_tos = 106;
 	w.pfc_en = 8;
-	/* no DCB on the port: the PFC part is not planned, the RoCE part is */
+	/* no DCB on the port: the PFC part is reported as unsupported, the RoCE part planned */
 	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
-	ck_assert_uint_eq(plan.n, 1);
-	ck_assert_int_eq(plan.steps[0].kind, ND_STEP_ROCE);
-	ck_assert_uint_eq(plan.steps[0].u.roce.tos, 106);
-	ck_assert_str_eq(plan.steps[0].u.roce.mode, "RoCE v2");
+	ck_assert_uint_eq(plan.n, 2);
+	ck_assert_uint_eq(nd_plan_changes(&plan), 1);
+	ck_assert(plan.steps[0].skip);
+	ck_assert_int_eq(plan.steps[0].unsupported, -EOPNOTSUPP);
+	ck_assert_int_eq(plan.steps[1].kind, ND_STEP_ROCE);
+	ck_assert_uint_eq(plan.steps[1].u.roce.tos, 106);
+	ck_assert_str_eq(plan.steps[1].u.roce.mode, "RoCE v2");
 	nd_plan_free(&plan);
 	/* the pre-state of a port whose rdma_cm group did not exist: remove it on rollback */
 	p.rdma[0].roce.configured = false;
@@ -281,6 +284,133 @@ START_TEST(plan_roce_and_reset)
 	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
 	ck_assert_uint_eq(plan.n, 1);
 	ck_assert_int_eq(plan.steps[0].kind, ND_STEP_ROCE_RESET);
+	nd_plan_free(&plan);
+}
+END_TEST
+
+/* DCBX is the whole mode: host alone (0x01) or host ieee static (0x19) is not host ieee. */
+START_TEST(plan_dcbx_whole_mode)
+{
+	static const struct {
+		uint8_t have, want, sent;
+		const char *from, *to;
+	} cases[] = {
+		{ 0x01, 0x09, 0x09, "host", "host ieee" },
+		{ 0x19, 0x09, 0x09, "host ieee static", "host ieee" },
+		{ 0x09, 0x01, 0x01, "host ieee", "host" },
+		/* a journalled firmware mode goes back as 0, which mlx5 reads as "firmware" */
+		{ 0x09, 0x08, 0x00, "host ieee", "firmware ieee" },
+		{ 0x09, 0x09, 0, NULL, NULL },
+	};
+	struct nd_plan plan = { 0 };
+	struct nd_err e = { 0 };
+	struct nd_profile w = { 0 };
+	struct nd_port p;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fresh_port(&p, "eth2");
+		p.dcb.dcbx = cases[i].have;
+		w.set = BIT(ND_F_DCBX);
+		w.dcbx = cases[i].want;
+		ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+		if (!cases[i].from) {
+			ck_assert_uint_eq(plan.n, 0);
+			continue;
+		}
+		ck_assert_uint_eq(plan.n, 1);
+		ck_assert_int_eq(plan.steps[0].kind, ND_STEP_DCBX);
+		ck_assert_uint_eq(plan.steps[0].u.dcbx, cases[i].sent);
+		ck_assert_str_eq(plan.steps[0].from, cases[i].from);
+		ck_assert_str_eq(plan.steps[0].to, cases[i].to);
+		nd_plan_free(&plan);
+	}
+}
+END_TEST
+
+/* The DSCP entries are reported under the key the profile wrote: trust, or dscp-map. */
+START_TEST(plan_dscp_steps_name_the_profile_key)
+{
+	struct dcb_app apps[] = { { IEEE_8021QAZ_APP_SEL_DSCP, 3, 26 } };
+	struct nd_plan plan = { 0 };
+	struct nd_err e = { 0 };
+	struct nd_profile w;
+	struct nd_port p;
+	int i;
+
+	/* trust: pcp alone, on a port in DSCP trust */
+	fresh_port(&p, "eth2");
+	p.dcb.apps = apps;
+	p.dcb.n_apps = 1;
+	memset(&w, 0, sizeof(w));
+	w.set = BIT(ND_F_TRUST);
+	w.trust = ND_TRUST_PCP;
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+	ck_assert_uint_eq(plan.n, 1);
+	ck_assert_int_eq(plan.steps[0].field, ND_F_TRUST);
+	nd_plan_free(&plan);
+	/* trust: dscp and a map on a port in PCP trust: the trust changes */
+	lossless_profile(&w);
+	w.set = BIT(ND_F_TRUST) | BIT(ND_F_DSCP_MAP);
+	p.dcb.n_apps = 0;
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+	ck_assert_uint_eq(plan.n, 2);
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(plan.steps[i].field, ND_F_TRUST);
+	nd_plan_free(&plan);
+	/* the same on a port already in DSCP trust with another map: the map changes */
+	p.dcb.n_apps = 1;
+	apps[0].priority = 5;
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+	ck_assert_uint_eq(plan.n, 3);	/* 26:3 and 48:6 added, 26:5 deleted */
+	for (i = 0; i < 3; i++)
+		ck_assert_int_eq(plan.steps[i].field, ND_F_DSCP_MAP);
+	nd_plan_free(&plan);
+}
+END_TEST
+
+/* What the port cannot give is a step marked unsupported, one per field, never planned around. */
+START_TEST(plan_unsupported_fields)
+{
+	struct nd_plan plan = { 0 };
+	struct nd_err e = { 0 };
+	struct nd_profile w;
+	struct nd_port p;
+	size_t i, dcb_fields = 0;
+
+	lossless_profile(&w);
+	w.set |= BIT(ND_F_DCBX) | BIT(ND_F_MAXRATE);
+	w.dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
+	for (i = 0; i < ND_F_COUNT; i++)
+		dcb_fields += (w.set & BIT(i)) && i != ND_F_MTU;
+	/* no DCB at all: every DCB field, the MTU still planned */
+	fresh_port(&p, "eth0");
+	p.dcb_status = -EOPNOTSUPP;
+	snprintf(p.link.driver, sizeof(p.link.driver), "virtio_net");
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+	ck_assert_uint_eq(plan.n, dcb_fields + 1);
+	ck_assert_uint_eq(nd_plan_changes(&plan), 1);
+	for (i = 0; i < dcb_fields; i++) {
+		ck_assert_int_eq(plan.steps[i].unsupported, -EOPNOTSUPP);
+		ck_assert_str_eq(plan.steps[i].warning,
+				 "not supported by this driver (virtio_net has no DCB)");
+	}
+	ck_assert_str_eq(plan.steps[3].to, "3");	/* pfc.priorities, as wanted */
+	nd_plan_free(&plan);
+	/* a reply without PFC (the driver's getter failed): PFC alone, as a failed read */
+	fresh_port(&p, "eth2");
+	p.dcb.have &= ~(unsigned int)ND_DCB_HAVE_PFC;
+	ck_assert_int_eq(nd_plan_port(&plan, &w, &p, 0, &e), 0);
+	for (i = 0; i < plan.n; i++) {
+		const struct nd_step *s = &plan.steps[i];
+
+		if (s->field == ND_F_PFC_EN || s->field == ND_F_PFC_DELAY) {
+			ck_assert_int_eq(s->unsupported, -EIO);
+			ck_assert_msg(strstr(s->warning, "reading the PFC failed"), "%s", s->warning);
+		} else {
+			ck_assert_int_eq(s->unsupported, 0);
+		}
+	}
 	nd_plan_free(&plan);
 }
 END_TEST
@@ -306,16 +436,25 @@ START_TEST(journal_round_trip)
 	memset(jp, 0, sizeof(jp));
 	snprintf(jp[0].ifname, sizeof(jp[0].ifname), "eth2");
 	nd_state_to_profile(&p, &jp[0].pre);
+	p.dcb.pfc.pfc_en = 1 << 3;
+	nd_state_to_profile(&p, &jp[0].post);
 	fresh_port(&p, "eth3");
 	snprintf(jp[1].ifname, sizeof(jp[1].ifname), "eth3");
 	nd_state_to_profile(&p, &jp[1].pre);
+	nd_state_to_profile(&p, &jp[1].post);
 	j.ports = jp;
+	j.pid = 4242;
+	j.time = 1700000000;
 	j.n = 2;
 	snprintf(j.status, sizeof(j.status), "in-progress");
 	snprintf(j.profile, sizeof(j.profile), "roce.yaml");
 	ck_assert_int_eq(nd_journal_save(file, &j, &e), 0);
 	ck_assert_int_eq(nd_journal_load(file, &back, &e), 0);
 	ck_assert_str_eq(back.status, "in-progress");
+	ck_assert_int_eq(back.pid, 4242);
+	ck_assert_int_eq(back.time, 1700000000);
+	ck_assert_uint_eq(back.ports[0].pre.pfc_en, 0);
+	ck_assert_uint_eq(back.ports[0].post.pfc_en, 1 << 3);
 	ck_assert_uint_eq(back.n, 2);
 	ck_assert_str_eq(back.ports[1].ifname, "eth3");
 	ck_assert_uint_eq(back.ports[0].pre.set, jp[0].pre.set);
@@ -362,6 +501,47 @@ START_TEST(journal_damaged_or_missing)
 }
 END_TEST
 
+/* An apply that writes nothing puts the previous journal back byte for byte, or none. */
+START_TEST(journal_begin_and_abandon)
+{
+	char path[] = "/tmp/nd-journal-XXXXXX", file[64], back[64];
+	static const char old[] = "{\"version\": 1, \"not\": \"ours\"";
+	struct nd_journal_prev prev;
+	struct nd_err e = { 0 };
+	struct nd_journal j;
+	size_t n;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(path));
+	snprintf(file, sizeof(file), "%s/journal.json", path);
+	ck_assert_int_eq(nd_journal_begin(file, "p.yaml", &prev, &e), 0);
+	ck_assert_int_eq(nd_journal_load(file, &j, &e), 0);
+	ck_assert_str_eq(j.status, "started");
+	ck_assert_str_eq(j.profile, "p.yaml");
+	ck_assert_int_eq(j.pid, getpid());
+	ck_assert_uint_eq(j.n, 0);
+	nd_journal_free(&j);
+	ck_assert_int_eq(nd_journal_abandon(file, &prev, &e), 0);
+	ck_assert_int_eq(access(file, F_OK), -1);
+	f = fopen(file, "w");
+	fputs(old, f);
+	fclose(f);
+	ck_assert_int_eq(nd_journal_begin(file, "p.yaml", &prev, &e), 0);
+	ck_assert_int_eq(nd_journal_load(file, &j, &e), 0);
+	ck_assert_str_eq(j.status, "started");
+	nd_journal_free(&j);
+	ck_assert_int_eq(nd_journal_abandon(file, &prev, &e), 0);
+	ck_assert_ptr_null(prev.text);
+	f = fopen(file, "r");
+	n = fread(back, 1, sizeof(back), f);
+	fclose(f);
+	ck_assert_uint_eq(n, strlen(old));
+	ck_assert_mem_eq(back, old, n);
+	unlink(file);
+	rmdir(path);
+}
+END_TEST
+
 Suite *suite_plan(void)
 {
 	Suite *s = suite_create("plan");
@@ -375,7 +555,11 @@ Suite *suite_plan(void)
 	tcase_add_test(tc, plan_trust_dscp_without_map_installs_default);
 	tcase_add_test(tc, plan_ecn_without_backend_is_skipped);
 	tcase_add_test(tc, plan_roce_and_reset);
+	tcase_add_test(tc, plan_dcbx_whole_mode);
+	tcase_add_test(tc, plan_dscp_steps_name_the_profile_key);
+	tcase_add_test(tc, plan_unsupported_fields);
 	tcase_add_test(tc, journal_round_trip);
+	tcase_add_test(tc, journal_begin_and_abandon);
 	tcase_add_test(tc, journal_damaged_or_missing);
 	suite_add_tcase(s, tc);
 	return s;

@@ -71,7 +71,7 @@ static void rich_port(struct nd_port *p)
 	strcpy(p->link.name, "nicsim0");
 	strcpy(p->link.driver, "nicsim");
 	strcpy(p->link.bus_info, "0000:5e:00.0");
-	strcpy(p->link.operstate, "up");
+	strcpy(p->link.operstate, "UP");
 	p->link.mtu = 9000;
 	p->link.speed_mbps = 100000;
 	p->n_rdma = 1;
@@ -193,7 +193,7 @@ START_TEST(text_port)
 
 	rich_port(&p);
 	out = capture(&p, false);
-	ck_assert_msg(strstr(out, "nicsim0: driver nicsim bus-info 0000:5e:00.0 state up "
+	ck_assert_msg(strstr(out, "nicsim0: driver nicsim bus-info 0000:5e:00.0 state UP "
 				  "speed 100000Mb/s mtu 9000\n"), "%s", out);
 	ck_assert_msg(strstr(out, "rdma mlx5_0/1 link-layer Ethernet"), "%s", out);
 	ck_assert_msg(strstr(out, "roce tos 106 (dscp 26 ecn 2) mode RoCE v2 (configfs)"), "%s",

@@ -165,7 +165,7 @@ for i in $(seq 100); do [ -s $STATE/lock ] && grep -q "^$pid$" $STATE/lock && br
 expect 3 "a second apply with --wait 0 fails at once" \
 	"$ND" apply --wait 0 --state-dir $STATE --dev nicsim0 $P/lossless.yaml
 case $err in
-*"another nodrop apply or rollback (pid $pid) holds $STATE/lock"*) nd_vm_pass "it names the holder" ;;
+*"another nodrop apply or rollback (pid $pid) is changing this host's ports (lock @nodrop/apply)"*) nd_vm_pass "it names the holder" ;;
 *) nd_vm_fail "lock message: $err" ;;
 esac
 expect 0 "a second apply that waits" "$ND" apply -j --wait 60 --state-dir $STATE --dev nicsim0 --dev nicsim1 $P/lossless.yaml
@@ -173,6 +173,132 @@ jqt "runs after the first one finished: nothing left to do" "$out" '.outcome == 
 wait $pid && nd_vm_pass "the first apply succeeded" || nd_vm_fail "first apply: $(cat /tmp/a.out)"
 same "the result is the applied state" "$applied" "$(snap_all)"
 "$ND" rollback --state-dir $STATE >/dev/null
+
+# --- the lock covers the host's ports whatever the state directory ---
+NODROP_STEP_DELAY_MS=300 "$ND" apply --state-dir $STATE --dev nicsim0 --dev nicsim1 $P/lossless.yaml \
+	>/tmp/a.out 2>&1 &
+pid=$!
+for i in $(seq 100); do [ -s $STATE/lock ] && grep -q "^$pid$" $STATE/lock && break; sleep 0.05; done
+expect 3 "an apply with another --state-dir and --wait 0 fails at once" \
+	"$ND" apply --wait 0 --state-dir /tmp/other-state --dev nicsim0 $P/pfc4.yaml
+case $err in
+*"another nodrop apply or rollback (pid $pid) is changing this host's ports"*) nd_vm_pass "it names the holder" ;;
+*) nd_vm_fail "lock message with another state dir: $err" ;;
+esac
+expect 0 "an apply with another --state-dir waits, then runs" \
+	"$ND" apply -j --wait 60 --state-dir /tmp/other-state --dev nicsim0 --dev nicsim1 $P/pfc4.yaml
+wait $pid && nd_vm_pass "the first apply succeeded" || nd_vm_fail "first apply: $(cat /tmp/a.out)"
+jqt "the ports hold the second profile, not a mix (dcb -j)" \
+	"$($DCB -j pfc show dev nicsim0; $DCB -j pfc show dev nicsim1)" \
+	'.prio_pfc == [false,false,false,false,true,false,false,false]'
+"$ND" rollback --state-dir /tmp/other-state >/dev/null
+"$ND" rollback --state-dir $STATE >/dev/null
+same "both rolled back: the pre-state" "$pre" "$(snap_all)"
+
+# --- the journal's lifecycle: a rolled-back journal is never applied again ---
+expect 0 "apply" "$ND" apply --state-dir $STATE --dev nicsim0 --dev nicsim1 $P/lossless.yaml
+expect 0 "rollback" "$ND" rollback --state-dir $STATE
+jqt "the journal says rolled-back" "$(cat $STATE/journal.json)" '.status == "rolled-back"'
+$IP link set dev nicsim0 mtu 4000
+$DCB pfc set dev nicsim1 prio-pfc all:off 5:on
+hand=$(snap_all)
+expect 0 "rollback of a rolled-back journal exits 0" "$ND" rollback -j --state-dir $STATE
+jqt "it says there is nothing to do" "$out" \
+	'.outcome == "no-op" and (.note | test("already rolled back"))'
+same "the hand changes made after the rollback are kept" "$hand" "$(snap_all)"
+$IP link set dev nicsim0 mtu 1500
+$DCB pfc set dev nicsim1 prio-pfc all:off
+same "hand changes undone by hand" "$pre" "$(snap_all)"
+
+# --- an apply killed before its first write: rollback does not go back to an older apply ---
+expect 0 "apply" "$ND" apply --state-dir $STATE --dev nicsim0 --dev nicsim1 $P/lossless.yaml
+cp $STATE/journal.json /tmp/first-journal.json
+NODROP_STEP_DELAY_MS=5000 "$ND" apply --state-dir $STATE --dev nicsim0 --dev nicsim1 $P/pfc4.yaml \
+	>/dev/null 2>&1 &
+pid=$!
+for i in $(seq 100); do
+	jq -e '.status == "started"' $STATE/journal.json >/dev/null 2>&1 && break
+	sleep 0.05
+done
+kill -9 $pid
+wait $pid 2>/dev/null
+same "killed before its first write: the ports hold the first apply's state" "$applied" "$(snap_all)"
+expect 0 "rollback after an apply killed before it wrote" "$ND" rollback -j --state-dir $STATE
+jqt "it says the apply stopped before it changed anything" "$out" \
+	'.outcome == "no-op" and (.note | test("stopped before it changed anything"))'
+same "the first apply's state is kept" "$applied" "$(snap_all)"
+expect 0 "an apply that writes nothing keeps the last journal" \
+	"$ND" apply -j --state-dir $STATE --dev nicsim0 --dev nicsim1 $P/lossless.yaml
+jqt "it was a no-op" "$out" '.outcome == "no-op"'
+jqt "the journal is the killed apply's, as it was" "$(cat $STATE/journal.json)" '.status == "started"'
+expect 0 "the first apply's journal, given by name, still rolls back" \
+	"$ND" rollback --journal /tmp/first-journal.json --state-dir $STATE
+same "pre-state" "$pre" "$(snap_all)"
+
+# --- a field changed after the apply stops the rollback; --force restores anyway ---
+expect 0 "apply" "$ND" apply --state-dir $STATE --dev nicsim0 --dev nicsim1 $P/lossless.yaml
+$DCB pfc set dev nicsim1 prio-pfc all:off 4:on delay 30
+hand=$(snap_all)
+expect 1 "rollback over a field changed since the apply exits 1" "$ND" rollback -j --state-dir $STATE
+jqt "the conflict names port, field, the applied value and the value now" "$out" \
+	'.outcome == "conflict" and .conflicts == [{"ifname": "nicsim1", "field": "pfc.priorities", "applied": "3", "now": "4"}]'
+case $err in
+*"nicsim1: pfc.priorities was changed since the apply: it left 3, it is 4 now"*"--force"*) nd_vm_pass "stderr names it and the way out" ;;
+*) nd_vm_fail "conflict message: $err" ;;
+esac
+same "nothing was restored" "$hand" "$(snap_all)"
+expect 0 "rollback --force" "$ND" rollback --force --state-dir $STATE
+same "--force restores the pre-state byte for byte" "$pre" "$(snap_all)"
+
+# --- DCBX is the whole mode: host alone (0x01) is not host + IEEE (0x09) ---
+$DCB dcbx set dev nicsim0 host
+jqt "dcb left the port at host alone" "$($DCB -j dcbx show dev nicsim0)" '.host == true and (.ieee | not)'
+dpre=$(snap nicsim0)
+expect 1 "audit finds the DCBX mode drifted" "$ND" audit -j --dev nicsim0 $P/dcbx-host.yaml
+jqt "drift on dcbx, host -> host ieee" "$out" \
+	'.ports[0].drift == [{"field": "dcbx", "actual": "host", "expected": "host ieee"}]'
+expect 0 "apply sets the whole mode" "$ND" apply -j --state-dir $STATE --dev nicsim0 $P/dcbx-host.yaml
+jqt "it was applied, not a no-op" "$out" '.outcome == "applied"'
+jqt "dcb -j dcbx: host and ieee" "$($DCB -j dcbx show dev nicsim0)" '.host == true and .ieee == true'
+expect 0 "rollback" "$ND" rollback --state-dir $STATE
+same "rollback restores host alone" "$dpre" "$(snap nicsim0)"
+$DCB dcbx set dev nicsim0 host ieee
+
+# --- a trust change is drift on the key the profile wrote ---
+expect 0 "apply" "$ND" apply --state-dir $STATE --dev nicsim0 $P/lossless.yaml
+expect 1 "audit of trust: pcp on a port in DSCP trust" "$ND" audit -j --junit /tmp/trust.xml \
+	--dev nicsim0 $P/trust-pcp.yaml
+jqt "the drift is on trust" "$out" \
+	'.ports[0].drift == [{"field": "trust", "actual": "dscp", "expected": "pcp"}]'
+grep -q '<testcase classname="nodrop.audit.nicsim0" name="trust"><failure message="is dscp, want pcp"/>' /tmp/trust.xml &&
+	nd_vm_pass "the JUnit test case is trust" || nd_vm_fail "JUnit: $(cat /tmp/trust.xml)"
+expect 0 "rollback" "$ND" rollback --state-dir $STATE
+same "pre-state" "$pre" "$(snap_all)"
+
+# --- a driver's EINVAL half way is a step that failed and was rolled back: exit 3, not 2 ---
+echo "setets EINVAL 1" >$DBG/nicsim1/fault
+expect 3 "apply with an EINVAL from the driver half way" \
+	"$ND" apply -j --state-dir $STATE --dev nicsim0 --dev nicsim1 $P/lossless.yaml
+jqt "rolled back, the driver's reason named" "$out" \
+	'.outcome == "rolled-back" and (.failure | test("nicsim1: DCB IEEE_SET ETS: the driver failed it: Invalid argument"))'
+same "pre-state" "$pre" "$(snap_all)"
+echo clear >$DBG/nicsim1/fault
+
+# --- a read the driver fails is named as such, and nothing is written ---
+echo "getpfc EIO 1" >$DBG/nicsim0/fault
+expect 3 "apply when the driver fails to read PFC" \
+	"$ND" apply --state-dir $STATE --dev nicsim0 $P/lossless.yaml
+case $err in
+"nodrop apply: nicsim0: pfc.priorities: reading the PFC failed: the driver left it out of its DCB reply"*"nothing was changed"*)
+	nd_vm_pass "the error names the port, the field and the read that failed" ;;
+*) nd_vm_fail "read failure message: $err" ;;
+esac
+same "nothing was written" "$pre" "$(snap_all)"
+echo "getpfc EIO 1" >$DBG/nicsim0/fault
+expect 1 "audit when the driver fails to read PFC" "$ND" audit -j --dev nicsim0 $P/lossless.yaml
+jqt "PFC is a finding: not readable" "$out" \
+	'.ports[0].drift | map(select(.unsupported)) | map(.field) == ["pfc.priorities", "pfc.cable-length"]'
+echo clear >$DBG/nicsim0/fault
 
 # --- without privilege: a clear error, nothing half-applied ---
 mkdir -p /tmp/nd-user && chmod 777 /tmp/nd-user

@@ -97,7 +97,7 @@ check_lossless() {
 check_links() {
 	local dev theirs mine
 	for dev in nicsim0 nicsim1 veth0; do
-		theirs=$($IP -d -j link show dev "$dev" | jq -c '.[0] | {mtu, min_mtu, max_mtu, operstate: (.operstate | ascii_downcase)}')
+		theirs=$($IP -d -j link show dev "$dev" | jq -c '.[0] | {mtu, min_mtu, max_mtu, operstate}')
 		mine=$("$ND" show -j "$dev" | jq -c '.[0] | {mtu, min_mtu, max_mtu, operstate}')
 		if [ "$theirs" = "$mine" ]; then
 			nd_vm_pass "$dev MTU, MTU range and state agree with ip -j link ($mine)"
