@@ -294,7 +294,8 @@ int nd_txn_verify(struct nd_ctx *ctx, const char *const *names, size_t n,
 	for (i = 0; !ret && i < plan.n; i++) {
 		const struct nd_step *s = &plan.steps[i];
 
-		if (s->unsupported)
+		/* what the driver has no support for was refused or skipped (--force) before */
+		if (s->unsupported && s->unsupported != -EOPNOTSUPP)
 			ret = nd_err_set(e, -EIO, "%s: %s: %s: reading back: %s", what,
 					 ports[s->port].link.name, nd_field_key(s->field),
 					 s->warning);

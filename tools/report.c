@@ -86,13 +86,13 @@ static void print_conflicts(const struct nd_report *r)
 	pr_close_array();
 }
 
-static size_t drifted(const struct nd_port_report *pr)
+/* Changes to make; for an audit also the fields the port cannot give, which are findings. */
+static size_t drifted(const struct nd_port_report *pr, bool audit)
 {
 	size_t i, n = 0;
 
-	/* a field the port cannot give is a finding; one a backend cannot write is not */
 	for (i = 0; i < pr->n_changes; i++)
-		n += !pr->changes[i].skipped || pr->changes[i].unsupported;
+		n += !pr->changes[i].skipped || (audit && pr->changes[i].unsupported);
 	return n;
 }
 
@@ -109,7 +109,7 @@ void nd_print_report(const struct nd_report *r, const struct nd_profile *profile
 	pr_open_array("ports");
 	for (i = 0; i < r->n; i++) {
 		const struct nd_port_report *pr = &r->ports[i];
-		size_t n = drifted(pr);
+		size_t n = drifted(pr, audit);
 
 		pr_open_object(NULL);
 		pr_string(PR_ANY, "ifname", "%s:", pr->port.link.name);
@@ -155,7 +155,7 @@ bool nd_report_has_errors(const struct nd_report *r, bool drift_counts)
 	size_t i, k;
 
 	for (i = 0; i < r->n; i++) {
-		if ((drift_counts && drifted(&r->ports[i])) || unsupported(&r->ports[i]))
+		if ((drift_counts && drifted(&r->ports[i], true)) || unsupported(&r->ports[i]))
 			return true;
 		for (k = 0; k < r->ports[i].n_lints; k++)
 			if (r->ports[i].lints[k].severity == ND_SEV_ERROR)
@@ -211,7 +211,7 @@ int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"nodrop audit\">\n");
 	for (i = 0; i < r->n; i++) {
 		const struct nd_port_report *pr = &r->ports[i];
-		size_t tests = pr->n_lints, failures = drifted(pr);
+		size_t tests = pr->n_lints, failures = drifted(pr, true);
 
 		for (field = 0; field < ND_F_COUNT; field++)
 			tests += !!(p->set & (1u << field));

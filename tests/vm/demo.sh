@@ -26,10 +26,13 @@ nd_vm_nicsim_load 2 >/dev/null && nd_vm_rxe_up >/dev/null && nd_vm_configfs >/de
 echo "== Before: two nicsim ports as the driver starts them, soft-RoCE rxe0 on veth0"
 run "$ND" show nicsim0 veth0
 echo
-echo "== profiles/roce-lossless.yaml: RoCE lossless on priority 3 (DSCP 26), CNP on DSCP 48 / priority 6"
+echo "== $PROFILE: the shipped profiles/roce-lossless.yaml (RoCE lossless on priority 3, DSCP 26;"
+echo "   CNP on DSCP 48 / priority 6) aimed at the guest's ports: nicsim* and veth0 (under rxe0)"
+echo "   veth0 has no DCB: the plan lists its DCB fields as not supported, and apply refuses them"
+echo "   there unless --force, which applies the rest (MTU, RoCE ToS and mode)"
 run "$ND" apply --dry-run "$PROFILE"
-run "$ND" apply "$PROFILE" || exit 1
-run "$ND" apply "$PROFILE" || exit 1
+run "$ND" apply --force "$PROFILE" || exit 1
+run "$ND" apply --force "$PROFILE" || exit 1
 run "$ND" audit "$PROFILE"
 echo
 echo "== After"
