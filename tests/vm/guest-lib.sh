@@ -15,6 +15,7 @@
 #   nd_vm_retry N DELAY CMD...  run CMD until it succeeds, at most N times
 #   nd_vm_pass DESC / nd_vm_fail DESC / nd_vm_check DESC CMD...   TAP lines
 #   nd_vm_done                  print the tally; exit 1 if anything failed
+#   nd_vm_need CMD PKG          fail (never skip) when CMD is missing, naming the package
 
 ND_VM_REPO=${ND_VM_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 ND_VM_MODDIR=${ND_VM_MODDIR:-$ND_VM_REPO/build/vm/kernel}
@@ -134,4 +135,12 @@ nd_vm_done() {
 	echo "$((nd_vm_ntests - nd_vm_nfailed)) passed, $nd_vm_nfailed failed"
 	[ "$nd_vm_nfailed" -eq 0 ] || exit 1
 	exit 0
+}
+
+# A tool a scenario needs is in the Makefile's dependency lists; when it is missing anyway the
+# check fails with the package to install, so a missing dependency cannot thin the tests.
+nd_vm_need() { # CMD PKG
+	command -v "$1" >/dev/null && return 0
+	nd_vm_fail "$1 is not installed: apt-get install $2 (it belongs in the Makefile's DEPS_*)"
+	return 1
 }

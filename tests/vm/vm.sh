@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run a test script inside Debian's real kernel under QEMU (TCG), with the
 # host's root shared read-only, so the guest runs the host's binaries and the
-# project's build as they are. See /work/shared/reference/vm-testbed.md.
+# project's build as they are. How the guest is put together: initramfs-init.sh and
+# guest-main.sh beside this file; the helpers scenarios use: guest-lib.sh.
 #
 # Usage: tests/vm/vm.sh [-o OUTDIR] [-t TIMEOUT_S] [-n NGUESTS] SCRIPT [ARGS...]
 #   -o OUTDIR    results: rc, console.log (per guest in OUTDIR/gN/ when N > 1);

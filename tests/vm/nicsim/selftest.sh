@@ -30,6 +30,8 @@ DCB=/usr/sbin/dcb
 IP=/usr/sbin/ip
 ETHTOOL=/usr/sbin/ethtool
 PY=/usr/bin/python3
+# the raw IEEE_SET client below is Python: a missing python3 fails here, by name
+[ -x "$PY" ] || nd_vm_fail "python3 is not installed: apt-get install python3 (the Makefile's DEPS_VM)"
 DBG=/sys/kernel/debug/nicsim
 KO=${ND_VM_NICSIM_KO:-$repo/build/vm/nicsim/nicsim.ko}
 D0=$DBG/nicsim0
