@@ -81,7 +81,7 @@ define apt_install
 			exit 1; \
 		fi; \
 		$$sudo apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			--no-install-recommends $$missing >/dev/null || exit 1; \
 	fi
 endef
@@ -253,6 +253,14 @@ vm: deps-check deps-vm deps-mpi nicsim $(B)/nodrop $(B)/libfakecuda.so
 
 check: all unit valgrind vm fuzz-smoke
 	@echo "make check: all tiers passed"
+
+# A bare Debian 12 (debootstrap minbase) runs the README's two commands and the installed tool.
+DEPS_FRESH	:= debootstrap git
+.PHONY: deps-fresh check-fresh
+deps-fresh:
+	$(call apt_install,$(DEPS_FRESH))
+check-fresh: deps-fresh
+	$(Q)tests/fresh/run.sh
 
 # Benchmarks print ratios against the reference tools measured in the same run; they assert no
 # timing (see README).
