@@ -61,12 +61,21 @@ DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod xz-utils rdma-core ibverbs-
 all: $(B)/nodrop $(B)/libnodrop.a $(B)/libnodrop.so.$(SOVERSION) $(B)/nodrop.pc
 
 help:
-	@echo "make            build libnodrop and the nodrop tool into $(B)/"
-	@echo "make check      install test dependencies (Debian), run the unit and VM tiers"
-	@echo "make demo       boot the real-kernel testbed and run nodrop show over its ports"
-	@echo "make unit       unit tier only (Check, ASan/UBSan)"
-	@echo "make vm         real-kernel VM tier only"
-	@echo "make install    install into DESTDIR/PREFIX (default $(PREFIX))"
+	@echo "sh bootstrap make TARGET   on a bare Debian 12: installs make first (see README)"
+	@echo "make              build libnodrop, the nodrop tool and nodrop.pc into $(B)/"
+	@echo "make demo         boot the real-kernel testbed: show, apply, audit, counters, triage,"
+	@echo "                  a stress run and the simulator on nicsim and soft-RoCE"
+	@echo "make check        install what the tests need (apt-get), then: all, unit, valgrind,"
+	@echo "                  vm, fuzz-smoke"
+	@echo "make unit         Check suites under ASan/UBSan, the GPU suite on the CUDA double, tests/cli.sh"
+	@echo "make valgrind     tests/cli.sh with every run under valgrind"
+	@echo "make vm           the real-kernel VM scenarios (one and two guests)"
+	@echo "make fuzz-smoke   each libFuzzer target for $(FUZZ_SMOKE_TIME) s (make fuzz: $(FUZZ_TIME) s)"
+	@echo "make check-fresh  (root) a debootstrap minbase Debian 12 runs the README's two commands"
+	@echo "                  and the installed tool"
+	@echo "make check-gpu    the CUDA provider on a host with an NVIDIA GPU"
+	@echo "make bench        ratios against perftest, ethtool/rdma and dcb/ip, measured in one run"
+	@echo "make install      install into DESTDIR/PREFIX (default $(PREFIX))"
 
 # Installs what is missing, once; as root (CI) or through sudo.
 define apt_install
@@ -89,6 +98,11 @@ endef
 deps: $(B)/.deps
 $(B)/.deps: Makefile
 	$(call apt_install,$(DEPS_BUILD))
+	@# a dependency list that lost a package fails here, by name, not in the middle of the build
+	@printf '#include <errno.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 || { echo "make: $(CC)" \
+		"cannot find the C library's headers (errno.h): apt-get install libc6-dev" >&2; exit 1; }
+	@for m in $(PKGS); do pkg-config --exists $$m || { echo "make: pkg-config cannot find" \
+		"$$m: install its -dev package (DEPS_BUILD lists them)" >&2; exit 1; }; done
 	@mkdir -p $(B) && touch $@
 
 deps-check: deps

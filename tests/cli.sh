@@ -104,6 +104,10 @@ for f in dcbx trust dscp-map pfc.priorities ets.prio-tc; do
 	grep -q "name=\"$f\"><failure message=\"not supported by this driver" "$empty/lo.xml" &&
 		ok "JUnit: $f fails" || bad "JUnit $f: $(cat "$empty/lo.xml")"
 done
+expect 3 "audit --junit into a directory that does not exist: a system error" \
+	"$NODROP" audit --dev lo --junit "$empty/no/such/dir/lo.xml" "$empty/lo.yaml"
+echo "$err" | grep -q "cannot write $empty/no/such/dir/lo.xml: No such file or directory" &&
+	ok "the JUnit path and the reason are named" || bad "junit write error: $err"
 expect 1 "apply --dry-run of DCB fields on a port without DCB" \
 	"$NODROP" apply -j --dry-run --dev lo "$empty/lo.yaml"
 echo "$out" | jq -e '[.ports[0].changes[] | select(.unsupported)] | length == 5' >/dev/null &&

@@ -185,6 +185,12 @@ case $err in
 *"another nodrop apply or rollback (pid $pid) is changing this host's ports"*) nd_vm_pass "it names the holder" ;;
 *) nd_vm_fail "lock message with another state dir: $err" ;;
 esac
+expect 3 "a rollback with another --state-dir and --wait 0 fails at once" \
+	"$ND" rollback --wait 0 --state-dir /tmp/other-state
+case $err in
+*"another nodrop apply or rollback (pid $pid) is changing this host's ports"*) nd_vm_pass "it names the holder" ;;
+*) nd_vm_fail "rollback lock message: $err" ;;
+esac
 expect 0 "an apply with another --state-dir waits, then runs" \
 	"$ND" apply -j --wait 60 --state-dir /tmp/other-state --dev nicsim0 --dev nicsim1 $P/pfc4.yaml
 wait $pid && nd_vm_pass "the first apply succeeded" || nd_vm_fail "first apply: $(cat /tmp/a.out)"
