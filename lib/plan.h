@@ -72,6 +72,29 @@ size_t nd_plan_changes(const struct nd_plan *plan);
 /* "0-7:0 8-15:1 26:3" for a DSCP map (-1: unmapped), "none" when empty. */
 void nd_fmt_dscp_map(char *buf, size_t len, const int *map);
 
+/* ---- shared by the planner's files (plan*.c) ---- */
+
+/* Append a step for port @port serving @field; NULL when out of memory. */
+struct nd_step *nd_plan_add(struct nd_plan *plan, enum nd_step_kind kind, size_t port,
+			    enum nd_field field);
+/* "0 0 0 3 0 0 6 0", eight values; TSA names; "host ieee" as `dcb dcbx show` lists the flags. */
+void nd_fmt_u8s(char *buf, size_t len, const uint8_t *v);
+void nd_fmt_u64s(char *buf, size_t len, const uint64_t *v);
+void nd_fmt_tsas(char *buf, size_t len, const uint8_t *v);
+void nd_fmt_dcbx(char *buf, size_t len, uint8_t dcbx);
+/* The DSCP map @w wants on @port (-1: none); @managed: does @w say anything about it? */
+void nd_plan_wanted_dscp(const struct nd_profile *w, const struct nd_port *port, int want[64],
+			 bool *managed);
+/* Each appends @port's steps (index @idx) towards @w (plan_dcb.c, plan_roce.c). */
+int nd_plan_dcb(struct nd_plan *plan, const struct nd_profile *w, const struct nd_port *port,
+		size_t idx, struct nd_err *e);
+int nd_plan_app(struct nd_plan *plan, const struct nd_profile *w, const struct nd_port *port,
+		size_t idx, struct nd_err *e);
+int nd_plan_ecn(struct nd_plan *plan, const struct nd_profile *w, const struct nd_port *port,
+		size_t idx, struct nd_err *e);
+int nd_plan_roce(struct nd_plan *plan, const struct nd_profile *w, const struct nd_port *port,
+		 size_t idx, struct nd_err *e);
+
 /* Every field of @port's state as a profile: the pre-state to return to on rollback. */
 void nd_state_to_profile(const struct nd_port *port, struct nd_profile *out);
 /* @port as it will be once @want is applied (for lints on the planned state). */
