@@ -22,7 +22,8 @@ PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -libverbs -lm -lrdmacm
 WARN		:= -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wshadow \
 		   -Wformat=2 -Wno-format-nonliteral
 CFLAGS		?= -O2 -g
-ND_CFLAGS	= -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Ilib $(PKG_CFLAGS) $(CFLAGS)
+ND_CFLAGS	= -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude -Ilib $(PKG_CFLAGS) $(CFLAGS)
+PUB_H		:= include/nodrop.h $(wildcard include/nodrop/*.h)
 # lib/counters_map.c finds the installed driver counter maps in DATADIR/counters: the value is
 # in a generated header, rewritten only when it changes, so `make && make install PREFIX=/usr`
 # rebuilds what depends on it (see $(B)/datadir.h below)
@@ -51,7 +52,7 @@ SAN_UNIT_OBJ	:= $(UNIT_SRC:%.c=$(B)/san/%.o)
 # make itself).
 DEPS_BUILD	:= gcc libc6-dev make pkg-config libibverbs-dev librdmacm-dev libnl-3-dev \
 		   libnl-route-3-dev libmnl-dev libyaml-dev libjson-c-dev
-DEPS_CHECK	:= check jq valgrind iproute2 ethtool strace
+DEPS_CHECK	:= check jq valgrind iproute2 ethtool strace g++ binutils
 DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod xz-utils rdma-core ibverbs-utils \
 		   ibverbs-providers perftest python3 strace
 
@@ -118,12 +119,12 @@ $(B)/datadir.h: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 $(B)/lib/counters_map.o $(B)/san/lib/counters_map.o $(B)/fuzz/lib/counters_map.o: $(B)/datadir.h
 
-$(B)/%.o: %.c lib/*.h tools/*.h | $(B)/.deps
+$(B)/%.o: %.c $(PUB_H) lib/*.h tools/*.h | $(B)/.deps
 	$(call msg,CC,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ND_CFLAGS) -Itools -c -o $@ $<
 
-$(B)/san/%.o: %.c lib/*.h tools/*.h tests/unit/*.h | $(B)/.deps
+$(B)/san/%.o: %.c $(PUB_H) lib/*.h tools/*.h tests/unit/*.h | $(B)/.deps
 	$(call msg,CC-SAN,$<)
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ND_CFLAGS) -Itools -O1 $(SAN) -c -o $@ $<
@@ -132,9 +133,11 @@ $(B)/libnodrop.a: $(LIB_OBJ)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(B)/libnodrop.so.$(SOVERSION): $(LIB_OBJ)
+# The version script exports exactly the public API (include/nodrop/*.h); tests/api.sh checks it.
+$(B)/libnodrop.so.$(SOVERSION): $(LIB_OBJ) lib/libnodrop.map
 	$(call msg,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,libnodrop.so.$(SOVERSION) -o $@ $^ $(PKG_LIBS)
+	$(Q)$(CC) -shared -Wl,-soname,libnodrop.so.$(SOVERSION) -Wl,--version-script=lib/libnodrop.map \
+		-o $@ $(LIB_OBJ) $(PKG_LIBS)
 	$(Q)ln -sf libnodrop.so.$(SOVERSION) $(B)/libnodrop.so
 
 $(B)/nodrop: $(TOOL_OBJ) $(B)/libnodrop.a
@@ -147,7 +150,7 @@ $(B)/nodrop.pc: Makefile FORCE
 	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 		'Name: libnodrop' 'Description: lossless RDMA fabric state and checks' \
 		'Version: $(VERSION)' 'Requires.private: $(PKGS)' \
-		'Libs: -L$${libdir} -lnodrop' 'Libs.private: -libverbs' \
+		'Libs: -L$${libdir} -lnodrop' 'Libs.private: -libverbs -lrdmacm -lm' \
 		'Cflags: -I$${includedir}' > $@
 
 install: all
@@ -158,7 +161,9 @@ install: all
 	install -m 0644 $(B)/libnodrop.a $(DESTDIR)$(LIBDIR)/
 	install -m 0755 $(B)/libnodrop.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/
 	ln -sf libnodrop.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libnodrop.so
-	install -m 0644 lib/nodrop.h $(DESTDIR)$(INCLUDEDIR)/
+	install -d $(DESTDIR)$(INCLUDEDIR)/nodrop
+	install -m 0644 include/nodrop.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 include/nodrop/*.h $(DESTDIR)$(INCLUDEDIR)/nodrop/
 	install -m 0644 $(B)/nodrop.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	install -m 0644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
@@ -183,7 +188,7 @@ uninstall:
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard man/*.5))) \
 		$(DESTDIR)$(UNITDIR)/nodrop-apply@.service \
 		$(DESTDIR)$(UNITDIR)/nodrop-counters.service $(DESTDIR)$(UNITDIR)/nodrop-counters.timer
-	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(LIBDIR)/nodrop
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(LIBDIR)/nodrop $(DESTDIR)$(INCLUDEDIR)/nodrop
 
 # ---- tests ----
 
@@ -200,7 +205,7 @@ $(B)/libfakecuda.so: tests/gpu/fakecuda.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) -std=c11 $(WARN) $(CFLAGS) -fPIC -shared -o $@ $<
 
-unit: deps-check $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so
+unit: deps-check $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so $(B)/libnodrop.so.$(SOVERSION)
 	$(call msg,TEST,unit)
 	$(Q)ND_FIXTURES=tests/fixtures ND_NODROP=$(B)/nodrop ND_FAKECUDA=$(B)/libfakecuda.so \
 		$(B)/san/unit
@@ -208,6 +213,8 @@ unit: deps-check $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so
 	$(Q)ND_GPU=1 NODROP_LIBCUDA=$(B)/libfakecuda.so CK_RUN_SUITE=gen_gpu CK_VERBOSITY=silent \
 		$(B)/san/unit
 	$(Q)tests/cli.sh $(B)/nodrop
+	$(Q)tests/api.sh $(B) >$(B)/api.log || { grep -v '^ok' $(B)/api.log; exit 1; }
+	@tail -1 $(B)/api.log
 
 valgrind: deps-check $(B)/nodrop
 	$(Q)ND_VALGRIND=1 tests/cli.sh $(B)/nodrop
@@ -222,7 +229,7 @@ endif
 .PHONY: deps-mpi check-gpu vm-stress2 bench-stress
 deps-mpi: deps
 	$(call apt_install,$(DEPS_MPI))
-$(B)/nodrop-mpi.so: lib/coord_mpi_plugin.c lib/coord.h lib/gen.h lib/nodrop.h | $(B)/.deps
+$(B)/nodrop-mpi.so: lib/coord_mpi_plugin.c lib/coord.h lib/gen.h $(PUB_H) | $(B)/.deps
 	$(call msg,MPICC,$@)
 	$(Q)$(MPICC) $(ND_CFLAGS) -DND_MPI_PLUGIN -shared -o $@ $<
 # GPU checks for a machine with a GPU and its driver (CI has none): allocation, dmabuf export,

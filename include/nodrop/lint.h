@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* libnodrop: lints: consistency rules over a port's current or planned state. */
+#ifndef NODROP_LINT_H
+#define NODROP_LINT_H
+
+#include <nodrop/profile.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum nd_severity {
+	ND_SEV_INFO,
+	ND_SEV_WARN,
+	ND_SEV_ERROR,
+};
+
+const char *nd_severity_name(enum nd_severity sev);
+
+struct nd_lint {
+	const char *id;			/* stable, e.g. "roce-prio-not-lossless" */
+	enum nd_severity severity;
+	char evidence[256];		/* the values that break the rule */
+	char fix[256];			/* what to do */
+	struct nd_loc loc;		/* the profile value involved, file "" when none */
+};
+
+/*
+ * Run every rule over @port (for apply --dry-run: the state after the plan) with @profile for
+ * profile-only rules and locations (may be NULL). Returns the number of lints in *@lints
+ * (caller frees) or -errno.
+ */
+int nd_lint_port(const struct nd_port *port, const struct nd_profile *profile,
+		 struct nd_lint **lints, struct nd_err *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

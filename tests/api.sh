@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# libnodrop's public API: what the shared library exports is exactly the version script
+# (lib/libnodrop.map) and exactly the functions declared in include/nodrop/*.h; each public
+# header stands alone in C and C++; a program built against the installed headers with pkg-config
+# links shared and static and runs.
+set -u
+B=${1:-build}
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok - $1"; }
+bad() { fail=$((fail + 1)); echo "not ok - $1"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for t in nm g++ pkg-config; do
+	command -v $t >/dev/null ||
+		{ echo "api.sh: $t missing (make deps-check installs it)" >&2; exit 1; }
+done
+
+# same NAME A B: two sorted lists, every difference named
+same() {
+	local d
+	d=$(comm -3 "$2" "$3" | sed 's/^\t/only in second: /; /^only/! s/^/only in first: /')
+	[ -z "$d" ] && ok "$1 ($(wc -l <"$2") symbols)" || bad "$1: $(echo $d)"
+}
+
+nm -D --defined-only "$B/libnodrop.so.0" |
+	awk 'NF == 3 && $3 !~ /^NODROP_/ {sub(/@.*/, "", $3); print $3}' | sort -u >"$tmp/exported"
+sed -n '/global:/,/local:/p' lib/libnodrop.map | grep -o '^[[:space:]]*nd_[a-z0-9_]*;' |
+	tr -d ' \t;' | sort -u >"$tmp/map"
+echo '#include <nodrop.h>' >"$tmp/all.c"
+gcc -std=c11 -D_GNU_SOURCE -Iinclude -aux-info "$tmp/aux" -fsyntax-only "$tmp/all.c"
+grep '^/\* include/nodrop/' "$tmp/aux" | grep -o '[A-Za-z_0-9]* (' | tr -d ' (' |
+	sort -u >"$tmp/decl"
+[ -s "$tmp/decl" ] || bad "no declarations read from include/nodrop/*.h"
+same "exported symbols are the version script" "$tmp/exported" "$tmp/map"
+same "the version script is the public headers' functions" "$tmp/map" "$tmp/decl"
+odd=$(grep -v '^nd_' "$tmp/exported" | head -5)
+[ -z "$odd" ] && ok "every exported symbol has the nd_ prefix" ||
+	bad "exported without the nd_ prefix: $(echo $odd) ..."
+
+for h in include/nodrop/*.h include/nodrop.h; do
+	inc=${h#include/}
+	printf '#include <%s>\n#include <%s>\n' "$inc" "$inc" >"$tmp/one.c"
+	gcc -std=c11 -Wall -Wextra -Werror -Iinclude -fsyntax-only "$tmp/one.c" 2>"$tmp/err" &&
+		g++ -std=c++17 -Wall -Wextra -Werror -Iinclude -fsyntax-only -x c++ "$tmp/one.c" \
+			2>>"$tmp/err" && ok "$inc stands alone in C and C++" ||
+		bad "$inc does not stand alone: $(head -3 "$tmp/err")"
+done
+
+# Installed, as a user finds it: headers, .so, .a and nodrop.pc under a staging root.
+if ! make -s --no-print-directory install DESTDIR="$tmp/root" PREFIX=/usr \
+	>"$tmp/install.log" 2>&1; then
+	bad "make install into a staging root: $(tail -3 "$tmp/install.log")"
+else
+	ok "make install DESTDIR=... PREFIX=/usr"
+	libdir=$(dirname "$(find "$tmp/root" -name libnodrop.so.0 | head -1)")
+	pcdir=$(dirname "$(find "$tmp/root" -name nodrop.pc | head -1)")
+	pc=(env PKG_CONFIG_SYSROOT_DIR="$tmp/root" PKG_CONFIG_PATH="$pcdir" pkg-config)
+	want="api mtu 9000 pfc 0x08 headroom 48648 mtu"
+	for lang in c c++; do
+		cc=gcc
+		[ $lang = c++ ] && cc=g++
+		# shared: only -lnodrop and the headers pkg-config names
+		if $cc -x $lang $("${pc[@]}" --cflags nodrop) tests/api/prog.c -x none \
+			$("${pc[@]}" --libs nodrop) -o "$tmp/prog-$lang" 2>"$tmp/err"; then
+			got=$(LD_LIBRARY_PATH="$libdir" "$tmp/prog-$lang" 2>&1)
+			[ "$got" = "$want" ] && ok "$lang program, shared, with pkg-config: $got" ||
+				bad "$lang program, shared, printed '$got', want '$want'"
+			ldd "$tmp/prog-$lang" | grep -q 'libnodrop.so.0' && ok "$lang program links libnodrop.so.0" ||
+				bad "$lang program is not linked to libnodrop.so.0"
+		else
+			bad "$lang program, shared, does not build: $(head -5 "$tmp/err")"
+		fi
+		# static: libnodrop.a and everything pkg-config --static says it needs
+		libs=$("${pc[@]}" --static --libs nodrop | sed 's/-lnodrop\b/-l:libnodrop.a/')
+		if $cc -x $lang $("${pc[@]}" --cflags nodrop) tests/api/prog.c -x none $libs \
+			-o "$tmp/prog-$lang-static" 2>"$tmp/err"; then
+			got=$("$tmp/prog-$lang-static" 2>&1)
+			[ "$got" = "$want" ] && ok "$lang program, static, with pkg-config --static: $got" ||
+				bad "$lang program, static, printed '$got', want '$want'"
+			ldd "$tmp/prog-$lang-static" | grep -q 'libnodrop' &&
+				bad "$lang static program still needs libnodrop.so" ||
+				ok "$lang static program carries libnodrop itself"
+		else
+			bad "$lang program, static, does not link: $(grep -m3 'undefined\|error' "$tmp/err")"
+		fi
+	done
+fi
+echo "api: $pass passed, $fail failed"
+[ "$fail" = 0 ]
