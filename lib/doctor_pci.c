@@ -105,55 +105,61 @@ static void say_path(struct nd_check *k, const struct nd_pci_dev *gpu,
 	}
 }
 
+/* GPU @g's verdict: how near its nearest NIC is, the others as near, and the fix if too far. */
+static void affinity_gpu(struct nd_doc *c, const char *id, size_t g)
+{
+	const struct nd_doctor *d = c->d;
+	const struct nd_pci_dev *gpu = &d->gpus[g], *nic = &d->nics[c->best[g]];
+	enum nd_pci_path best = nd_doctor_path(d, g, c->best[g]);
+	struct nd_pci_meet m;
+	struct nd_check *k;
+	size_t n, also = 0;
+
+	nd_pci_classify(gpu, nic, &m);
+	k = nd_doc_add(c, id, best <= ND_PATH_PXB ? ND_CHECK_PASS :
+			      best == ND_PATH_SYS ? ND_CHECK_FAIL : ND_CHECK_WARN,
+		       "GPU %s", gpu->bdf);
+	if (!k)
+		return;
+	EVIDENCE(k, "nearest RDMA NIC %s (%s) is %s", nic->name, nic->bdf,
+		 nd_pci_path_name(best));
+	say_path(k, gpu, nic, &m);
+	for (n = 0; n < d->n_nics; n++) {
+		if (n == c->best[g] || nd_doctor_path(d, g, n) != best)
+			continue;
+		EVIDENCE(k, "%s%s", also++ ? ", " : "; also ", d->nics[n].name);
+	}
+	if (best <= ND_PATH_PXB)
+		return;
+	EVIDENCE(k, "; NCCL uses GPUDirect RDMA only up to PXB unless NCCL_NET_GDR_LEVEL "
+		 "says otherwise, and stages through host memory beyond it");
+	if (best == ND_PATH_SYS)
+		FIX(k, "put an RDMA NIC on NUMA node %d, best on the GPU's PCIe switch; "
+		    "until then every GPUDirect transfer of this GPU crosses sockets",
+		    gpu->numa_node);
+	else
+		FIX(k, "put an RDMA NIC on the GPU's PCIe switch (same slot group, see the "
+		    "server's PCIe block diagram) for GPUDirect RDMA at full rate");
+}
+
 void nd_doc_check_affinity(struct nd_doc *c, const char *id)
 {
 	const struct nd_doctor *d = c->d;
-	size_t g, n;
+	struct nd_check *k;
+	size_t g;
 
 	if (no_pairs(c, id))
 		return;
-	for (g = 0; g < d->n_gpus; g++) {
-		const struct nd_pci_dev *gpu = &d->gpus[g], *nic;
-		enum nd_pci_path best;
-		struct nd_pci_meet m;
-		struct nd_check *k;
-		size_t also = 0;
-
-		if (c->best[g] == d->n_nics) {
-			k = nd_doc_add(c, id, ND_CHECK_SKIP, "GPU %s", gpu->bdf);
-			if (k)
-				EVIDENCE(k, "sysfs does not place it in the PCI hierarchy "
-					 "(/sys/bus/pci/devices/%s is not a link into "
-					 "/sys/devices/pci*)", gpu->bdf);
+	for (g = 0; g < d->n_gpus && !c->err; g++) {
+		if (c->best[g] != d->n_nics) {
+			affinity_gpu(c, id, g);
 			continue;
 		}
-		nic = &d->nics[c->best[g]];
-		best = nd_doctor_path(d, g, c->best[g]);
-		nd_pci_classify(gpu, nic, &m);
-		k = nd_doc_add(c, id, best <= ND_PATH_PXB ? ND_CHECK_PASS :
-				      best == ND_PATH_SYS ? ND_CHECK_FAIL : ND_CHECK_WARN,
-			       "GPU %s", gpu->bdf);
-		if (!k)
-			return;
-		EVIDENCE(k, "nearest RDMA NIC %s (%s) is %s", nic->name, nic->bdf,
-			 nd_pci_path_name(best));
-		say_path(k, gpu, nic, &m);
-		for (n = 0; n < d->n_nics; n++) {
-			if (n == c->best[g] || nd_doctor_path(d, g, n) != best)
-				continue;
-			EVIDENCE(k, "%s%s", also++ ? ", " : "; also ", d->nics[n].name);
-		}
-		if (best <= ND_PATH_PXB)
-			continue;
-		EVIDENCE(k, "; NCCL uses GPUDirect RDMA only up to PXB unless NCCL_NET_GDR_LEVEL "
-			 "says otherwise, and stages through host memory beyond it");
-		if (best == ND_PATH_SYS)
-			FIX(k, "put an RDMA NIC on NUMA node %d, best on the GPU's PCIe switch; "
-			    "until then every GPUDirect transfer of this GPU crosses sockets",
-			    gpu->numa_node);
-		else
-			FIX(k, "put an RDMA NIC on the GPU's PCIe switch (same slot group, see the "
-			    "server's PCIe block diagram) for GPUDirect RDMA at full rate");
+		k = nd_doc_add(c, id, ND_CHECK_SKIP, "GPU %s", d->gpus[g].bdf);
+		if (k)
+			EVIDENCE(k, "sysfs does not place it in the PCI hierarchy "
+				 "(/sys/bus/pci/devices/%s is not a link into "
+				 "/sys/devices/pci*)", d->gpus[g].bdf);
 	}
 }
 
@@ -200,6 +206,44 @@ static void acs_bits(struct nd_check *k, uint16_t ctrl)
 	EVIDENCE(k, "%s", n ? ")" : " (off)");
 }
 
+/* The skip row of a pair whose switch port @port has config space we cannot read. */
+static void acs_unreadable(struct nd_doc *c, const char *id, const struct nd_pci_dev *gpu,
+			   const struct nd_pci_dev *nic, const char *port, int err)
+{
+	struct nd_check *k = nd_doc_add(c, id, ND_CHECK_SKIP, "GPU %s <-> %s", gpu->bdf,
+					nic->name);
+
+	if (!k)
+		return;
+	if (err == -EACCES) {
+		EVIDENCE(k, "needs root to read PCIe extended config space: an unprivileged read "
+			 "of /sys/bus/pci/devices/%s/config ends after its 64-byte header", port);
+		FIX(k, "run nodrop doctor as root to see ACS on the switch ports");
+	} else {
+		EVIDENCE(k, "cannot read /sys/bus/pci/devices/%s/config: %s", port, strerror(-err));
+	}
+}
+
+/* Why a redirect on a pair's switch ports (@status warn or fail) matters, and the fix. */
+static void acs_redirect(struct nd_check *k, enum nd_check_status status,
+			 const char *const *ports, const uint16_t *ctrl, const int *have)
+{
+	size_t i;
+
+	if (status == ND_CHECK_FAIL)
+		EVIDENCE(k, ": peer requests are redirected up to the root complex, where "
+			 "GPUDirect RDMA runs slowly or, with an IOMMU translating, not at all");
+	else
+		EVIDENCE(k, ": peer completions or egress are redirected to the root complex");
+	FIX(k, "turn ACS redirect off on the switch ports between GPUs and NICs: the BIOS's PCIe "
+	    "ACS setting, or at each boot");
+	for (i = 0; i < 2; i++)
+		if (have[i] > 0 && (ctrl[i] & (ACS_RR | ACS_CR | ACS_EC)))
+			FIX(k, " setpci -s %s ECAP_ACS+0x6.w=0000;", ports[i]);
+	FIX(k, " Linux turns ACS on at boot when an IOMMU driver is active: keep it only where VMs "
+	    "need isolation");
+}
+
 /* The ACS verdict on one GPU <-> NIC pair that meets below the host bridge. */
 static void acs_pair(struct nd_doc *c, const char *id, const struct nd_pci_dev *gpu,
 		     const struct nd_pci_dev *nic)
@@ -220,18 +264,7 @@ static void acs_pair(struct nd_doc *c, const char *id, const struct nd_pci_dev *
 			continue;
 		have[i] = nd_pci_acs_ctrl(ports[i], &ctrl[i]);
 		if (have[i] < 0) {
-			k = nd_doc_add(c, id, ND_CHECK_SKIP, "GPU %s <-> %s", gpu->bdf, nic->name);
-			if (!k)
-				return;
-			if (have[i] == -EACCES) {
-				EVIDENCE(k, "needs root to read PCIe extended config space: an "
-					 "unprivileged read of /sys/bus/pci/devices/%s/config ends "
-					 "after its 64-byte header", ports[i]);
-				FIX(k, "run nodrop doctor as root to see ACS on the switch ports");
-			} else {
-				EVIDENCE(k, "cannot read /sys/bus/pci/devices/%s/config: %s",
-					 ports[i], strerror(-have[i]));
-			}
+			acs_unreadable(c, id, gpu, nic, ports[i], have[i]);
 			return;
 		}
 		if (have[i] && (ctrl[i] & ACS_RR))
@@ -258,20 +291,8 @@ static void acs_pair(struct nd_doc *c, const char *id, const struct nd_pci_dev *
 		EVIDENCE(k, "ACS control 0x%04x", ctrl[i]);
 		acs_bits(k, ctrl[i]);
 	}
-	if (status == ND_CHECK_PASS)
-		return;
-	if (status == ND_CHECK_FAIL)
-		EVIDENCE(k, ": peer requests are redirected up to the root complex, where "
-			 "GPUDirect RDMA runs slowly or, with an IOMMU translating, not at all");
-	else
-		EVIDENCE(k, ": peer completions or egress are redirected to the root complex");
-	FIX(k, "turn ACS redirect off on the switch ports between GPUs and NICs: the BIOS's PCIe "
-	    "ACS setting, or at each boot");
-	for (i = 0; i < 2; i++)
-		if (have[i] > 0 && (ctrl[i] & (ACS_RR | ACS_CR | ACS_EC)))
-			FIX(k, " setpci -s %s ECAP_ACS+0x6.w=0000;", ports[i]);
-	FIX(k, " Linux turns ACS on at boot when an IOMMU driver is active: keep it only where VMs "
-	    "need isolation");
+	if (status != ND_CHECK_PASS)
+		acs_redirect(k, status, ports, ctrl, have);
 }
 
 void nd_doc_check_acs(struct nd_doc *c, const char *id)
