@@ -5,6 +5,8 @@
  * pointer, which only works with nvidia_peermem loaded), or not at all in the staged mode,
  * which keeps the data on the GPU but moves it through a pinned host buffer with a copy each
  * way: the path applications without GPUDirect take, kept so its cost can be measured.
+ * gen_mem.c opens it from its provider table and calls it through its ops; it calls down only:
+ * the CUDA driver (gen_cuda.c) and the shared registration errors (gen_mem_reg.c).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,14 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* What profile.c (schema, extends) and profile_value.c (value parsers) share. */
+/*
+ * What the profile's files share: the parse context, the key tables and their parsers. Files
+ * call downward only: profile.c (extends, whole profile) -> profile_schema.c (top-level keys)
+ * -> the sections (profile_ports.c, profile_dcb.c, profile_ecn.c, profile_roce.c) ->
+ * profile_table.c (the key-table engine) and profile_keys.c (key parsers) -> profile_value.c
+ * (value parsers); profile_file.c reads files for profile.c.
+ */
 #ifndef ND_PROFILE_H
 #define ND_PROFILE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "nodrop.h"
 #include "yamltree.h"
+
+struct pkey;
 
 /* One file of an extends chain being applied to the profile. */
 struct pctx {
@@ -22,6 +32,7 @@ struct pctx {
 	bool named;			/* this file gave `name` */
 	struct nd_profile *p;
 	struct nd_err *e;
+	const struct pkey *schema;	/* the top-level keys, for "did you mean" */
 	const char *path;		/* the key being parsed, e.g. "ets.prio-tc" */
 	const char *example;		/* and how it is written, for type errors */
 };
@@ -92,5 +103,62 @@ extern const struct pnum pv_num_prio, pv_num_tc, pv_num_buffer, pv_num_dscp;
 
 /* Levenshtein distance of two short strings, for "did you mean"; large for long ones. */
 unsigned int pv_distance(const char *a, const char *b);
+
+/* ---- key tables: the schema ---- */
+
+typedef int (*pkey_fn)(struct pctx *c, const struct nd_ynode *v, const struct pkey *k);
+
+/* One key of the schema: what it sets, how it is parsed, where the value goes. */
+struct pkey {
+	const char *name;
+	int field;			/* enum nd_field, -1 for keys that are not a field */
+	pkey_fn parse;
+	const struct pkey *sub;		/* the keys of a nested mapping */
+	const struct pnum *num;
+	const struct pwords *words;
+	const struct pmap *map;
+	size_t off, size;		/* the value in struct nd_profile (element size for maps) */
+	unsigned int slot;		/* which nd_match list */
+	const char *example;
+};
+
+#define PKEYS_MAX 16		/* keys in one table, for pk_parse_table()'s duplicate check */
+
+/* Where a key's value goes: a field of struct nd_profile, or each element of an array one. */
+#define PK_AT(f) .off = offsetof(struct nd_profile, f), .size = sizeof(((struct nd_profile *)0)->f)
+#define PK_AT_EACH(f) .off = offsetof(struct nd_profile, f), \
+	.size = sizeof(((struct nd_profile *)0)->f[0])
+
+/* The tables, each ending with { .name = NULL }. */
+extern const struct pkey pk_top_keys[];		/* profile_schema.c */
+extern const struct pkey pk_port_keys[];	/* profile_ports.c */
+extern const struct pkey pk_pfc_keys[], pk_ets_keys[], pk_buffer_keys[];	/* profile_dcb.c */
+extern const struct pkey pk_ecn_keys[];		/* profile_ecn.c */
+extern const struct pkey pk_roce_keys[];	/* profile_roce.c */
+
+/* profile_table.c: parse mapping @v against @table, each key by its parser. */
+int pk_parse_table(struct pctx *c, const struct nd_ynode *v, const struct pkey *table);
+/* The parser of a nested section: its keys are k->sub. */
+int pk_table(struct pctx *c, const struct nd_ynode *v, const struct pkey *k);
+
+/* profile_keys.c: mark @field set by @v; parsers that store at k->off as k->num etc. say. */
+void pk_set_field(struct pctx *c, int field, const struct nd_ynode *v);
+int pk_num(struct pctx *c, const struct nd_ynode *v, const struct pkey *k);
+int pk_word(struct pctx *c, const struct nd_ynode *v, const struct pkey *k);
+int pk_prios(struct pctx *c, const struct nd_ynode *v, const struct pkey *k);
+int pk_map(struct pctx *c, const struct nd_ynode *v, const struct pkey *k);
+
+/* profile_ports.c: the ports key (it replaces the extended profile's ports); free the globs. */
+int pk_ports(struct pctx *c, const struct nd_ynode *v, const struct pkey *k);
+void pk_match_free(struct nd_match *m);
+
+/* ---- profile_file.c ---- */
+
+/* Read a whole regular file of at most ND_PROFILE_MAX_BYTES; @why says what went wrong. */
+int pf_slurp(const char *path, char **out, size_t *len, struct stat *st, char *why, size_t size);
+/* What to do about a file that pf_slurp() refused. */
+const char *pf_file_fix(int code, bool extended);
+/* The directory of @path, for what it extends: "" means the current one. */
+void pf_dir_of(const char *path, char *buf, size_t size);
 
 #endif
