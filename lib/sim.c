@@ -1,8 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * One simulated run: build the fabric and the flows, pop events in time order until the
- * scenario's duration, and turn the state into a report. The loop is the hot path: a heap pop,
- * a switch on the event's kind, and the handler's pushes.
+ * The simulator: a discrete-event model of a RoCE or InfiniBand fabric under a scenario's
+ * workload (nd_sim_run, nd_scenario_*, nd_cdf_*, nd_fabric_name, nd_pattern_name). This file
+ * runs one: build the fabric and the flows, pop events in time order until the scenario's
+ * duration, and turn the state into a report. The loop is the hot path: a pop, a switch on the
+ * event's kind, and the handler's pushes.
+ *
+ * Files call only down this list, lowest first (sim.h declares them in this order; sim_value.h
+ * has sim_value's):
+ *   sim_event      the event queue and random numbers
+ *   sim_value, sim_cdf, sim_scenario_check, sim_scenario
+ *                  the scenario: values with units, flow-size CDFs, defaults, checks and
+ *                  names, and the YAML schema
+ *   sim_core       event pushes, packets, queues, a port's transmitter, and sim_kick, which
+ *                  reaches a node through its struct sim_node_ops (as net_device_ops)
+ *   sim_pfc, sim_ib, sim_ecn, sim_dcqcn
+ *                  the flow-control and congestion parts; they never name a node kind: a port
+ *                  they resume gets sim_kick, a CNP the NP wants is a return value to the host
+ *   sim_host, sim_switch
+ *                  the node kinds, each an ops table over the parts
+ *   sim_net        the topology (nodes with their ops, links, buffers, port names) and the
+ *                  link's events, which call the node's ops
+ *   sim_workload   the flows
+ *   sim_report     a finished run as a report
+ *   sim            setup, the event loop and its dispatch, teardown
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,36 +33,6 @@
 #include "sim.h"
 
 #define SEED_ECN 0x65636eULL	/* "ecn" */
-
-static const char *const fabric_names[ND_FABRIC_COUNT] = {
-	[ND_FABRIC_ROCE] = "roce",
-	[ND_FABRIC_IB] = "ib",
-};
-
-static const char *const pattern_names[ND_PATTERN_COUNT] = {
-	[ND_PATTERN_PAIR] = "pair",
-	[ND_PATTERN_INCAST] = "incast",
-	[ND_PATTERN_VICTIM] = "victim",
-	[ND_PATTERN_ALL_TO_ALL] = "all-to-all",
-	[ND_PATTERN_POISSON] = "poisson",
-};
-
-const char *nd_fabric_name(enum nd_fabric fabric)
-{
-	return (unsigned int)fabric < ND_FABRIC_COUNT ? fabric_names[fabric] : "unknown";
-}
-
-const char *nd_pattern_name(enum nd_pattern pattern)
-{
-	return (unsigned int)pattern < ND_PATTERN_COUNT ? pattern_names[pattern] : "unknown";
-}
-
-static void on_wake(struct sim *s, uint32_t host)
-{
-	if (s->hosts[host].wake_at == s->now)
-		s->hosts[host].wake_at = 0;
-	sim_host_kick(s, host);
-}
 
 static void dispatch(struct sim *s, const struct sim_ev *ev)
 {
@@ -53,7 +44,7 @@ static void dispatch(struct sim *s, const struct sim_ev *ev)
 		sim_on_arrive(s, ev->ref);
 		break;
 	case EV_WAKE:
-		on_wake(s, ev->ref);
+		sim_on_wake(s, ev->ref);
 		break;
 	case EV_PFC:
 		sim_on_pfc(s, ev->ref, ev->arg);
@@ -111,6 +102,7 @@ void sim_teardown(struct sim *s)
 		sim_evq_free(s->evq);
 	free(s->evq);
 	sim_net_free(s);
+	free(s->pkt);
 	free(s->flows);
 	free(s->series);
 	memset(s, 0, sizeof(*s));
@@ -133,6 +125,7 @@ int sim_setup(struct sim *s, const struct nd_scenario *sc, enum nd_fabric fabric
 	s->hdr = fabric == ND_FABRIC_IB ? SIM_IB_HDR : SIM_ROCE_HDR;
 	s->gap = fabric == ND_FABRIC_IB ? 0 : SIM_ETH_GAP;
 	s->data_bytes = sc->mtu + s->hdr;
+	s->free_pkt = SIM_NONE;
 	sim_rng_seed(&s->rng_ecn, sim_mix64(sc->seed ^ SEED_ECN));
 	s->evq = malloc(sizeof(*s->evq));
 	ret = s->evq ? sim_evq_init(s->evq) : -ENOMEM;

@@ -28,6 +28,12 @@
 #define SIM_IB_BLOCK 64		/* one credit */
 #define SIM_IB_CREDIT_MAX 2048	/* 12-bit counters: at most half the space outstanding */
 
+/* The credits a packet of @bytes takes (here, not in sim_ib.c: scenario checks need it too). */
+static inline unsigned int sim_ib_blocks(unsigned int bytes)
+{
+	return (bytes + SIM_IB_BLOCK - 1) / SIM_IB_BLOCK;
+}
+
 /* Data on the lossless priority; ACK/NAK/CNP on a strict-priority class that PFC never stops. */
 enum sim_class {
 	SIM_DATA,
@@ -155,7 +161,21 @@ struct sim_port {
 	uint64_t pause_rx, pause_tx, ecn_marked, drops, cnp_sent, cnp_handled, tx_bytes;
 };
 
+struct sim;
+
+/*
+ * What the core asks of a node, by its kind (host or switch), as the kernel's net_device_ops:
+ * the files below the node kinds reach a node only through these.
+ */
+struct sim_node_ops {
+	/* @port, one of the node's, may start a transmission: it is free, resumed or credited */
+	void (*kick)(struct sim *s, uint32_t port);
+	/* Packet @p has crossed the link into the node through its in_port. */
+	void (*rx)(struct sim *s, uint32_t p);
+};
+
 struct sim_node {
+	const struct sim_node_ops *ops;
 	bool sw;
 	uint32_t port0, n_ports;
 	uint32_t index;			/* host number, or switch number */
@@ -232,32 +252,57 @@ struct sim {
 	int err;			/* the first -errno in the loop; it stops there */
 };
 
-/* sim.c: a run in steps, for nd_sim_run() and the unit tests (which poke between steps) */
-int sim_setup(struct sim *s, const struct nd_scenario *sc, enum nd_fabric fabric,
-	      struct nd_err *e);
-/* Process events up to and including time @until; the clock then reads @until. */
-void sim_loop(struct sim *s, uint64_t until);
-/* Close open pauses and credit waits at the end of the run. */
-void sim_finish(struct sim *s);
-void sim_teardown(struct sim *s);
+/* The files below declare in the order they call: each only the ones before it (see sim.c). */
 
-/* sim_net.c: the topology, routing, transmitters and switch forwarding */
-int sim_net_build(struct sim *s, struct nd_err *e);
-void sim_net_free(struct sim *s);
+/* sim_cdf.c: flow-size CDF files, and reading a small file */
+/* A whole small regular file into memory; the message in @e when not. */
+int sim_slurp(const char *path, size_t max, char **out, size_t *len, struct nd_err *e);
+/* A size drawn from the CDF by its percentile @u in [0, 1). */
+double sim_cdf_sample(const struct nd_cdf_point *pts, size_t n, double u);
+
+/* sim_scenario_check.c: defaults, checks across keys, names (public), and: */
+/* The host count of a topology. */
+unsigned int sim_topo_hosts(const struct nd_sim_topo *t);
+
+/*
+ * sim_core.c: events, packets, queues, transmitters; nodes only through their ops. The queue
+ * and wire-time helpers are here, inline (as the kernel's skb queue ones): they run per packet
+ * in every file above, and calls to them cost 1.5 % of a run.
+ */
+static inline void sim_q_push(struct sim *s, struct sim_q *q, uint32_t p)
+{
+	s->pkt[p].next = SIM_NONE;
+	if (q->n)
+		s->pkt[q->tail].next = p;
+	else
+		q->head = p;
+	q->tail = p;
+	q->n++;
+	q->bytes += s->pkt[p].bytes;
+}
+
+static inline uint32_t sim_q_pop(struct sim *s, struct sim_q *q)
+{
+	uint32_t p = q->head;
+
+	q->head = s->pkt[p].next;
+	q->n--;
+	q->bytes -= s->pkt[p].bytes;
+	return p;
+}
+
+static inline uint64_t sim_ser_ps(const struct sim_port *port, unsigned int bytes)
+{
+	return (uint64_t)bytes * 8 * SIM_PS_PER_S / port->speed_bps;
+}
+
+void sim_push(struct sim *s, uint64_t t, uint8_t kind, uint32_t ref, uint16_t arg);
 uint32_t sim_pkt_alloc(struct sim *s);
 void sim_pkt_free(struct sim *s, uint32_t p);
-void sim_push(struct sim *s, uint64_t t, uint8_t kind, uint32_t ref, uint16_t arg);
-uint64_t sim_ser_ps(const struct sim_port *port, unsigned int bytes);
 /* Put packet @p on the wire of @port now (the port is free). */
 void sim_transmit(struct sim *s, uint32_t port, uint32_t p);
-/* Start the next transmission of @port if it is free and may send. */
+/* Start the next transmission of @port if it is free and may send: its node's ops->kick. */
 void sim_kick(struct sim *s, uint32_t port);
-void sim_on_arrive(struct sim *s, uint32_t p);
-void sim_on_tx_done(struct sim *s, uint32_t port);
-void sim_q_push(struct sim *s, struct sim_q *q, uint32_t p);
-uint32_t sim_q_pop(struct sim *s, struct sim_q *q);
-/* "h3", "sw0/h3", "leaf1/spine0": for the report. */
-void sim_port_name(const struct sim *s, uint32_t port, char *buf, size_t size);
 
 /* sim_pfc.c: per-PG admission with static or dynamic thresholds, headroom, PAUSE */
 bool sim_pfc_admit(struct sim *s, uint32_t in_port, unsigned int bytes);
@@ -270,24 +315,7 @@ void sim_pfc_finish(struct sim *s, uint32_t port);
 /* The PG threshold in force on @node now. */
 uint64_t sim_pfc_threshold(const struct sim *s, const struct sim_node *node);
 
-/* sim_ecn.c: RED at the egress (dequeue), and the notification point at receivers */
-bool sim_ecn_mark(struct sim *s, uint64_t queue_bytes);
-void sim_np_on_ce(struct sim *s, uint32_t flow);
-
-/* sim_dcqcn.c: the reaction point (pure, so the unit tests drive it step by step) */
-void sim_dcqcn_init(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p, double line_bps);
-void sim_dcqcn_cnp(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p);
-void sim_dcqcn_alpha_timer(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p);
-void sim_dcqcn_rate_timer(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p);
-/* Count @bytes sent; true when the byte counter fired (a rate increase was applied). */
-bool sim_dcqcn_sent(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p, uint64_t bytes);
-/* ...and their wiring into the event loop */
-void sim_dcqcn_on_cnp(struct sim *s, uint32_t flow);
-void sim_on_rate_timer(struct sim *s, uint32_t flow, uint16_t gen);
-void sim_on_alpha_timer(struct sim *s, uint32_t flow, uint16_t gen);
-
 /* sim_ib.c: credit-based flow control per VL, 64-byte blocks, 12-bit counters */
-unsigned int sim_ib_blocks(unsigned int bytes);
 bool sim_ib_can_send(uint16_t fccl, uint16_t fctbs, unsigned int blocks);
 /* May @port send @bytes now? Starts its credit wait when not. */
 bool sim_ib_tx_ok(struct sim *s, uint32_t port, unsigned int bytes);
@@ -301,25 +329,67 @@ void sim_ib_init_port(struct sim *s, uint32_t port);
 void sim_wait_start(struct sim *s, struct sim_port *port);
 void sim_wait_stop(struct sim *s, struct sim_port *port);
 
+/* sim_ecn.c: RED at the egress (dequeue), and the notification point at receivers */
+bool sim_ecn_mark(struct sim *s, uint64_t queue_bytes);
+/* A CE-marked packet of @flow arrived: true when a CNP is due now (counted as sent). */
+bool sim_np_on_ce(struct sim *s, uint32_t flow);
+
+/* sim_dcqcn.c: the reaction point (pure, so the unit tests drive it step by step) */
+void sim_dcqcn_init(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p, double line_bps);
+void sim_dcqcn_cnp(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p);
+void sim_dcqcn_alpha_timer(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p);
+void sim_dcqcn_rate_timer(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p);
+/* Count @bytes sent; true when the byte counter fired (a rate increase was applied). */
+bool sim_dcqcn_sent(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p, uint64_t bytes);
+/* ...and their wiring into the event loop */
+void sim_dcqcn_on_cnp(struct sim *s, uint32_t flow);
+void sim_on_rate_timer(struct sim *s, uint32_t flow, uint16_t gen);
+void sim_on_alpha_timer(struct sim *s, uint32_t flow, uint16_t gen);
+
 /* sim_host.c: the NIC: paced flows, go-back-N, ACK/NAK, CNP generation */
-void sim_host_kick(struct sim *s, uint32_t host);
-void sim_host_rx(struct sim *s, uint32_t host, uint32_t p);
-void sim_host_send_ctrl(struct sim *s, uint32_t host, uint32_t flow, enum sim_pkt_type type,
-			uint32_t psn);
+extern const struct sim_node_ops sim_host_ops;
+void sim_host_kick(struct sim *s, uint32_t port);
+void sim_host_rx(struct sim *s, uint32_t p);
+void sim_on_wake(struct sim *s, uint32_t host);
 void sim_on_start(struct sim *s, uint32_t flow);
 void sim_on_rto(struct sim *s, uint32_t flow);
 
+/* sim_switch.c: ingress accounting, routing, egress queues, ECN marking */
+extern const struct sim_node_ops sim_switch_ops;
+void sim_switch_kick(struct sim *s, uint32_t port);
+void sim_switch_rx(struct sim *s, uint32_t p);
+
+/*
+ * A call through @f, made direct when @f is @f2 or @f1, as the kernel's INDIRECT_CALL_2: for
+ * the hot paths of files above the node kinds.
+ */
+#define SIM_INDIRECT_CALL_2(f, f2, f1, ...) \
+	((f) == (f2) ? (f2)(__VA_ARGS__) : (f) == (f1) ? (f1)(__VA_ARGS__) : (f)(__VA_ARGS__))
+
+/* sim_net.c: the topology, and the link's events */
+void sim_on_tx_done(struct sim *s, uint32_t port);
+void sim_on_arrive(struct sim *s, uint32_t p);
+int sim_net_build(struct sim *s, struct nd_err *e);
+void sim_net_free(struct sim *s);
+/* "h3", "sw0/h3", "leaf1/spine0": for the report. */
+void sim_port_name(const struct sim *s, uint32_t port, char *buf, size_t size);
+
 /* sim_workload.c: the flows of a pattern, or Poisson arrivals from a CDF */
 int sim_workload_build(struct sim *s, struct nd_err *e);
-/* A size drawn from the CDF by its percentile @u in [0, 1). */
-double sim_cdf_sample(const struct nd_cdf_point *pts, size_t n, double u);
-/* The host count of a topology. */
-unsigned int sim_topo_hosts(const struct nd_sim_topo *t);
 
 /* sim_report.c */
 int sim_report(struct sim *s, struct nd_run_report *r, struct nd_sim_stats *st,
 	       struct nd_err *e);
 /* The FCT of @flow on an idle fabric: base RTT plus its bytes at the sender's line rate. */
 double sim_ideal_fct_ps(const struct sim *s, const struct sim_flow *f);
+
+/* sim.c: a run in steps, for nd_sim_run() and the unit tests (which poke between steps) */
+int sim_setup(struct sim *s, const struct nd_scenario *sc, enum nd_fabric fabric,
+	      struct nd_err *e);
+/* Process events up to and including time @until; the clock then reads @until. */
+void sim_loop(struct sim *s, uint64_t until);
+/* Close open pauses and credit waits at the end of the run. */
+void sim_finish(struct sim *s);
+void sim_teardown(struct sim *s);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * ECN: RED on a switch's egress queue, decided as a packet leaves (so the mark reflects the
  * queue it actually waited in), and the notification point at the receiving NIC, which turns
- * marks into at most one CNP per flow per interval N.
+ * marks into at most one CNP per flow per interval N (the NIC sends it).
  */
 #include "sim.h"
 
@@ -19,14 +19,14 @@ bool sim_ecn_mark(struct sim *s, uint64_t q)
 	return sim_rng_unit(&s->rng_ecn) < p;
 }
 
-void sim_np_on_ce(struct sim *s, uint32_t fi)
+bool sim_np_on_ce(struct sim *s, uint32_t fi)
 {
 	struct sim_flow *f = &s->flows[fi];
 
 	if (f->cnp_ever && s->now - f->last_cnp < s->sc->dcqcn.cnp_interval_ps)
-		return;
+		return false;
 	f->cnp_ever = true;
 	f->last_cnp = s->now;
 	s->ports[s->hosts[f->dst].port].cnp_sent++;
-	sim_host_send_ctrl(s, f->dst, fi, PKT_CNP, 0);
+	return true;
 }

@@ -5,7 +5,8 @@
  * InfiniBand) with credit. Reliable connected transport, go-back-N: the receiver takes packets
  * in order only, ACKs every ack_every and the last, NAKs the first gap once; the sender rewinds
  * to the NAK'd PSN, or to the oldest unacknowledged one when the retransmission timer finds no
- * progress. A flow completes when the sender sees its last ACK (HPCC's FCT).
+ * progress. A flow completes when the sender sees its last ACK (HPCC's FCT). The network reaches
+ * it through sim_host_ops.
  */
 #include "sim.h"
 
@@ -96,7 +97,7 @@ static void send_data(struct sim *s, uint32_t host, uint32_t fi, unsigned int by
 	sim_transmit(s, pi, p);
 }
 
-void sim_host_kick(struct sim *s, uint32_t host)
+static void host_kick(struct sim *s, uint32_t host)
 {
 	struct sim_host *h = &s->hosts[host];
 	struct sim_port *port = &s->ports[h->port];
@@ -136,8 +137,8 @@ void sim_host_kick(struct sim *s, uint32_t host)
 	}
 }
 
-void sim_host_send_ctrl(struct sim *s, uint32_t host, uint32_t fi, enum sim_pkt_type type,
-			uint32_t psn)
+static void send_ctrl(struct sim *s, uint32_t host, uint32_t fi, enum sim_pkt_type type,
+		      uint32_t psn)
 {
 	uint32_t pi = s->hosts[host].port, p = sim_pkt_alloc(s);
 	struct sim_pkt *pkt;
@@ -152,7 +153,7 @@ void sim_host_send_ctrl(struct sim *s, uint32_t host, uint32_t fi, enum sim_pkt_
 	pkt->ce = 0;
 	sim_q_push(s, &s->ports[pi].q[SIM_CTRL], p);
 	if (!s->ports[pi].busy)
-		sim_host_kick(s, host);
+		host_kick(s, host);
 }
 
 static void finish_flow(struct sim *s, uint32_t fi)
@@ -181,7 +182,7 @@ static void on_ack(struct sim *s, uint32_t fi, uint32_t psn, bool nak)
 		f->retransmits += f->snd_nxt - psn;
 		s->retransmits += f->snd_nxt - psn;
 		f->snd_nxt = psn;
-		sim_host_kick(s, f->src);
+		host_kick(s, f->src);
 	}
 }
 
@@ -204,30 +205,30 @@ static void deliver(struct sim *s, uint32_t fi, unsigned int bytes)
 		f->rx_done = true;
 		f->rx_done_at = s->now;
 		f->since_ack = 0;
-		sim_host_send_ctrl(s, f->dst, fi, PKT_ACK, f->rcv_nxt);
+		send_ctrl(s, f->dst, fi, PKT_ACK, f->rcv_nxt);
 	} else if (++f->since_ack >= s->sc->ack_every) {
 		f->since_ack = 0;
-		sim_host_send_ctrl(s, f->dst, fi, PKT_ACK, f->rcv_nxt);
+		send_ctrl(s, f->dst, fi, PKT_ACK, f->rcv_nxt);
 	}
 }
 
-void sim_host_rx(struct sim *s, uint32_t host, uint32_t p)
+void sim_host_rx(struct sim *s, uint32_t p)
 {
 	/* copy out first: sending a reply may grow (move) the packet pool */
 	struct sim_pkt pkt = s->pkt[p];
 	struct sim_flow *f = &s->flows[pkt.flow];
 
-	(void)host;
 	sim_pkt_free(s, p);
 	switch (pkt.type) {
 	case PKT_DATA:
-		if (pkt.ce && s->fabric == ND_FABRIC_ROCE && s->sc->dcqcn.on)
-			sim_np_on_ce(s, pkt.flow);
+		if (pkt.ce && s->fabric == ND_FABRIC_ROCE && s->sc->dcqcn.on &&
+		    sim_np_on_ce(s, pkt.flow))
+			send_ctrl(s, f->dst, pkt.flow, PKT_CNP, 0);
 		if (pkt.psn == f->rcv_nxt) {
 			deliver(s, pkt.flow, pkt.bytes);
 		} else if (pkt.psn > f->rcv_nxt && !f->nack_sent) {
 			f->nack_sent = true;
-			sim_host_send_ctrl(s, f->dst, pkt.flow, PKT_NACK, f->rcv_nxt);
+			send_ctrl(s, f->dst, pkt.flow, PKT_NACK, f->rcv_nxt);
 		}
 		break;
 	case PKT_ACK:
@@ -240,6 +241,23 @@ void sim_host_rx(struct sim *s, uint32_t host, uint32_t p)
 	}
 }
 
+void sim_host_kick(struct sim *s, uint32_t pi)
+{
+	host_kick(s, s->nodes[s->ports[pi].node].index);
+}
+
+const struct sim_node_ops sim_host_ops = {
+	.kick = sim_host_kick,
+	.rx = sim_host_rx,
+};
+
+void sim_on_wake(struct sim *s, uint32_t host)
+{
+	if (s->hosts[host].wake_at == s->now)
+		s->hosts[host].wake_at = 0;
+	host_kick(s, host);
+}
+
 void sim_on_start(struct sim *s, uint32_t fi)
 {
 	struct sim_flow *f = &s->flows[fi];
@@ -247,7 +265,7 @@ void sim_on_start(struct sim *s, uint32_t fi)
 	f->next_tx = s->now;
 	ring_add(s, &s->hosts[f->src], fi);
 	if (!s->ports[s->hosts[f->src].port].busy)
-		sim_host_kick(s, f->src);
+		host_kick(s, f->src);
 }
 
 void sim_on_rto(struct sim *s, uint32_t fi)
@@ -261,7 +279,7 @@ void sim_on_rto(struct sim *s, uint32_t fi)
 		f->retransmits += f->snd_nxt - f->snd_una;
 		s->retransmits += f->snd_nxt - f->snd_una;
 		f->snd_nxt = f->snd_una;
-		sim_host_kick(s, f->src);
+		host_kick(s, f->src);
 	}
 	arm_rto(s, fi);
 }

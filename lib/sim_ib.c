@@ -11,11 +11,6 @@
 
 #define IB_MOD 4096u
 
-unsigned int sim_ib_blocks(unsigned int bytes)
-{
-	return (bytes + SIM_IB_BLOCK - 1) / SIM_IB_BLOCK;
-}
-
 bool sim_ib_can_send(uint16_t fccl, uint16_t fctbs, unsigned int blocks)
 {
 	return ((unsigned int)fccl - ((unsigned int)fctbs + blocks)) % IB_MOD <= IB_MOD / 2;

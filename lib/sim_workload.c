@@ -17,31 +17,6 @@
 #define SEED_WORKLOAD 0x776f726bULL	/* "work" */
 #define SERIES_MAX (1u << 24)		/* samples in all: 128 MiB of doubles */
 
-double sim_cdf_sample(const struct nd_cdf_point *pts, size_t n, double u)
-{
-	double y = u * 100;
-	size_t i;
-
-	for (i = 1; i < n; i++) {
-		if (y <= pts[i].pct) {
-			const struct nd_cdf_point *a = &pts[i - 1], *b = &pts[i];
-
-			return a->bytes + (b->bytes - a->bytes) * (y - a->pct) / (b->pct - a->pct);
-		}
-	}
-	return pts[n - 1].bytes;
-}
-
-double nd_cdf_mean(const struct nd_cdf_point *pts, size_t n)
-{
-	double sum = 0;
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		sum += (pts[i].bytes + pts[i - 1].bytes) / 2 * (pts[i].pct - pts[i - 1].pct);
-	return sum / 100;
-}
-
 struct flows {
 	struct sim *s;
 	struct sim_rng rng;
