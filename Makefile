@@ -271,6 +271,23 @@ vm: deps-check deps-vm deps-mpi nicsim $(B)/nodrop $(B)/libfakecuda.so
 		{ tail -40 $(B)/vm/triage2.log; echo "VM scenario triage2 (two guests) failed"; exit 1; }
 	@echo "  VM     tests/vm/triage2.sh (two guests): passed"
 	$(Q)$(MAKE) --no-print-directory vm-stress2
+	$(Q)$(MAKE) --no-print-directory oracle N=$(ORACLE_N) SEED=$(ORACLE_SEED)
+
+# The property tier (tests/vm/oracle.py): seeded random profiles and start states, checked with
+# iproute2 as the oracle, in two guests at once. `make check` runs a fixed seed; `make oracle`
+# takes N (cases) and SEED (default: a new one, printed, so a failure reruns with SEED=).
+ORACLE_N	?= 200
+ORACLE_SEED	?= 1125
+.PHONY: oracle
+oracle: deps-check deps-vm nicsim $(B)/nodrop
+	$(Q)n=$(or $(N),$(ORACLE_N)); seed=$(or $(SEED),$$(date +%s)); \
+	printf '  %-6s %s\n' VM "tests/vm/oracle.sh: $$n cases, seed $$seed (make oracle SEED=$$seed N=$$n)"; \
+	tests/vm/vm.sh -n 2 -t $$((n * 4 + 300)) -o $(B)/vm/out/oracle tests/vm/oracle.sh $$seed $$n 2 \
+		>$(B)/vm/oracle.log 2>&1; rc=$$?; \
+	for g in $(B)/vm/out/oracle/g*/console.log; do \
+		grep -E '^(not ok|# case|oracle:|[0-9]+ passed)' $$g | grep -v '^oracle: seed [0-9]*, ' | tail -25; \
+	done; \
+	[ $$rc = 0 ] || { tail -20 $(B)/vm/oracle.log; echo "oracle failed: rerun with make oracle SEED=$$seed N=$$n"; exit 1; }
 
 check: all unit valgrind vm fuzz-smoke
 	@echo "make check: all tiers passed"
