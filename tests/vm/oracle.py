@@ -70,8 +70,21 @@ def sh(cmd, env=None, check=False):
 	return p.returncode, p.stdout, p.stderr
 
 
+EPROTO_RETRIES = [0]
+
+
 def dcb(*args):
-	sh([DCB] + list(args), check=True)
+	"""dcb ... set; once more when dcb lost its place in the netlink conversation. Under load
+	iproute2 6.1's dcb can read the kernel's late ACK of its own read-before-write as the answer
+	to the write ("Attribute write: Protocol error", a sequence mismatch in libmnl). The write
+	was sent either way and is the same again; the read-back after decides."""
+	for _ in range(2):
+		rc, out, err = sh([DCB] + list(args))
+		if rc == 0 or 'Protocol error' not in err:
+			break
+		EPROTO_RETRIES[0] += 1
+	if rc:
+		raise RuntimeError(f'{DCB} {" ".join(args)}: exit {rc}: {err.strip()}')
 
 
 def nd_env(extra=None):
@@ -714,7 +727,8 @@ def main():
 	s = run.stats
 	print(f'oracle: seed {args.seed}: {s["cases"]} cases ({s["faults"]} fault points, '
 	      f'{s["kills"]} kills, {s["concurrent"]} concurrent pairs, {s["perturbed"]} '
-	      f'perturbations) in {time.time() - t0:.0f} s')
+	      f'perturbations) in {time.time() - t0:.0f} s; dcb retried {EPROTO_RETRIES[0]} writes '
+	      'after a netlink sequence mismatch')
 	print(f'{run.passed} passed, {run.failed} failed')
 	return 1 if run.failed else 0
 
