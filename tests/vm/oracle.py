@@ -218,6 +218,27 @@ def set_state(dev, cur, want):
 			    *[f'{d}:{p}' for d, p in sorted(want['app'].items())])
 
 
+SET_RETRIES = [0]
+
+
+def set_verified(dev, cur, want):
+	"""set_state, then read back; again (at most 3 times) from what the port holds when dcb
+	failed or exited 0 without the change (under load it sometimes does either). Returns the
+	snapshot read last; the caller compares its model with @want."""
+	for attempt in range(3):
+		try:
+			set_state(dev, cur, want)
+		except RuntimeError:
+			if attempt == 2:
+				raise
+		s = snap(dev)
+		cur = model(s)
+		if cur == want:
+			return s
+		SET_RETRIES[0] += 1
+	return s
+
+
 def set_ets(dev, prio_tc, tsa, bw):
 	# dcb checks the tc-bw it sends: the shares of the non-ETS TCs must be given as 0
 	dcb('ets', 'set', 'dev', dev, 'prio-tc', *[f'{i}:{t}' for i, t in enumerate(prio_tc)],
@@ -435,8 +456,9 @@ def perturb(rng, dev, m, p):
 		i = rng.randrange(NPRIO)
 		w['maxrate'][i] = G100M if m['maxrate'][i] != G100M else 2 * G100M
 	w['trust'] = 'dscp' if w['app'] else 'pcp'
-	set_state(dev, m, w)
-	return key, lambda: set_state(dev, w, m)
+	if model(set_verified(dev, m, w)) != w:
+		raise RuntimeError(f'{dev}: dcb/ip could not change {key}')
+	return key, lambda: model(set_verified(dev, w, m)) == m
 
 
 # ---- checks ----
@@ -499,8 +521,7 @@ def case_start(run, rng, devs):
 	for d in devs:
 		cur = run.cur.get(d) or model(snap(d))
 		want = rand_start(rng, cur)
-		set_state(d, cur, want)
-		snaps[d] = snap(d)
+		snaps[d] = set_verified(d, cur, want)
 		pres[d] = model(snaps[d])
 		run.check(pres[d] == want, f'{d}: the start state reads back as set with dcb/ip',
 			  diff_models(want, pres[d]))
@@ -608,7 +629,7 @@ def normal(c, pre, pres, text, p, exps):
 		got = drift_keys(out) if rc == 1 else []
 		run.check(rc == 1 and got == [key], f'{key} changed behind nodrop\'s back on {d}: '
 			  'audit exits 1 naming exactly it', f'exit {rc}, drift {got}: {err}')
-		undo()
+		run.check(undo(), f'{key} set back on {d} with dcb/ip')
 	rc, out, err = sh([ND, 'rollback', '-j', '--state-dir', c.state], env=nd_env())
 	run.check(rc == 0, 'rollback exits 0', f'exit {rc}: {err}')
 	return c.same(pre, 'rollback restores the whole dcb -j / ip -j dump byte for byte')
@@ -728,7 +749,7 @@ def main():
 	print(f'oracle: seed {args.seed}: {s["cases"]} cases ({s["faults"]} fault points, '
 	      f'{s["kills"]} kills, {s["concurrent"]} concurrent pairs, {s["perturbed"]} '
 	      f'perturbations) in {time.time() - t0:.0f} s; dcb retried {EPROTO_RETRIES[0]} writes '
-	      'after a netlink sequence mismatch')
+	      f'after a netlink sequence mismatch, {SET_RETRIES[0]} after a read-back that differed')
 	print(f'{run.passed} passed, {run.failed} failed')
 	return 1 if run.failed else 0
 
