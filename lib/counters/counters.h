@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Counters inside libnodrop: driver map files, the mapper that turns raw (source, name, value)
+ * triples into a sample, and the readers of each kernel source. The mapper takes triples, not
+ * kernel replies, so every map is testable without the kernel that would produce the names.
+ */
+#ifndef ND_COUNTERS_H
+#define ND_COUNTERS_H
+
+#include <linux/netlink.h>
+
+#include "core/internal.h"
+
+#define ND_CTR_SOURCES 4
+#define ND_CTR_FILE_MAX 256
+/* Maps one port can draw on: its netdev driver's, its RDMA device's and the generic ones. */
+#define ND_CTR_SEL_MAX 16
+
+/* The source called @name in map files and output ("ethtool", "pause", "rdma", "pma"). */
+int nd_ctr_source_parse(const char *name, enum nd_ctr_source *src);
+/* Position of @info in the canonical table (display and sort order). */
+size_t nd_ctr_info_index(const struct nd_counter_info *info);
+
+/* One line of a map file: a raw name (or pattern around {p}) and what it means. */
+struct nd_ctr_rule {
+	enum nd_ctr_source source;
+	char prefix[ND_CTR_NAME_MAX];	/* the raw name, or the part before {p} */
+	char suffix[ND_CTR_NAME_MAX];	/* the part after {p} */
+	bool per_prio;			/* the raw name holds {p} */
+	const struct nd_counter_info *info;
+	uint8_t width;
+	bool saturates;
+	bool sum;			/* adds up with the other lines of its name and priority */
+	uint32_t scale;			/* units per raw count (PMA data: 4 octets) */
+	unsigned int line;
+	unsigned long order;		/* file order over all maps: the earlier alias wins */
+};
+
+struct nd_ctr_map {
+	char file[ND_CTR_FILE_MAX];
+	char **drivers;			/* kernel driver names; "*" for every port */
+	size_t n_drivers;
+	char **ibdevs;			/* RDMA device name prefixes */
+	size_t n_ibdevs;
+	bool any;			/* drivers holds "*" */
+	struct nd_ctr_rule *rules;
+	size_t n_rules;
+};
+
+struct nd_ctr_maps {
+	struct nd_ctr_map *v;
+	size_t n;
+};
+
+/* Parse one map file's text and append it to @maps; errors say "FILE:LINE: what; fix". */
+int nd_ctr_map_parse(struct nd_ctr_maps *maps, const char *file, const char *text,
+		     struct nd_err *e);
+/* Load every *.map file of @dir in name order. A directory with no map is an error. */
+int nd_ctr_maps_load(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e);
+void nd_ctr_maps_free(struct nd_ctr_maps *maps);
+/* Where maps are read when nobody says: env, the source tree next to the binary, DATADIR. */
+const char *nd_ctr_maps_dir(char *buf, size_t len);
+
+/* The maps that apply to a port, specific ones first, "*" ones last. */
+struct nd_ctr_sel {
+	const struct nd_ctr_map *map[ND_CTR_SEL_MAX];
+	size_t n;
+};
+
+/*
+ * Select by the port's driver names (netdev driver, RDMA device's parent driver; NULL or ""
+ * entries are skipped) and its RDMA device name (may be NULL).
+ */
+void nd_ctr_select(const struct nd_ctr_maps *maps, const char *const *drivers, size_t n_drivers,
+		   const char *ibdev, struct nd_ctr_sel *sel);
+/* The rule that maps @raw from @src, NULL when none does; *@prio is its priority or -1. */
+const struct nd_ctr_rule *nd_ctr_lookup(const struct nd_ctr_sel *sel, enum nd_ctr_source src,
+					const char *raw, int *prio);
+
+/* Turns raw triples into the counters of one sample. */
+struct nd_ctr_build {
+	struct nd_sample *smp;
+	const struct nd_ctr_sel *sel;
+	const struct nd_ctr_rule **rule;	/* per counter: the rule that set it, NULL raw */
+	size_t cap;
+	int *slot;			/* (source, canonical, prio) -> counter index + 1 */
+	size_t n_slots;
+};
+
+int nd_ctr_build_start(struct nd_ctr_build *b, struct nd_sample *smp,
+		       const struct nd_ctr_sel *sel);
+/* Add one raw counter, mapped through the selection; -ENOMEM is the only failure. */
+int nd_ctr_add(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw, uint64_t value);
+/* The same with the lookup already done (the ethtool reader caches it per string set). */
+int nd_ctr_add_rule(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw,
+		    uint64_t value, const struct nd_ctr_rule *rule, int prio);
+/* Put mapped counters first in canonical order, raw ones after in the order read. */
+void nd_ctr_build_finish(struct nd_ctr_build *b);
+/* Free the scratch (and, on failure, the sample's counters). */
+void nd_ctr_build_abort(struct nd_ctr_build *b);
+
+/* sysfs readers: RDMA hw_counters and the IB PMA counters/ of one port; absent dirs are 0. */
+int nd_ctr_read_hw_counters(struct nd_ctr_build *b, const char *ibdev, unsigned int port);
+int nd_ctr_read_pma(struct nd_ctr_build *b, const char *ibdev, unsigned int port);
+
+/* Netlink reply parsers, separate from the sockets so tests can feed them bytes. */
+typedef int (*nd_ctr_raw_fn)(void *data, const char *name, uint64_t value);
+/* CTRL_CMD_GETFAMILY reply -> family id (0 when absent). */
+int nd_ctr_parse_family(const struct nlmsghdr *nlh, uint16_t *id);
+/* ETHTOOL_MSG_PAUSE_GET reply: calls @fn for "rx_pause_frames" / "tx_pause_frames" present. */
+int nd_ctr_parse_pause(const struct nlmsghdr *nlh, nd_ctr_raw_fn fn, void *data,
+		       struct nd_err *e);
+/* RDMA_NLDEV_CMD_GET reply: device index and name. */
+int nd_ctr_parse_rdma_dev(const struct nlmsghdr *nlh, uint32_t *index, char *name, size_t len);
+/* RDMA_NLDEV_CMD_STAT_GET reply: @fn for each hw counter entry. */
+int nd_ctr_parse_rdma_stat(const struct nlmsghdr *nlh, nd_ctr_raw_fn fn, void *data,
+			   struct nd_err *e);
+
+/* The requests behind those replies. */
+int nd_ctr_genl_family(struct nd_nl *nl, const char *name, uint16_t *id, struct nd_err *e);
+int nd_ctr_pause_read(struct nd_nl *nl, uint16_t family, const char *ifname, nd_ctr_raw_fn fn,
+		      void *data, struct nd_err *e);
+/* The RDMA netlink index of @ibdev (a dump of every device; indexes change on re-creation). */
+int nd_ctr_rdma_index(struct nd_nl *nl, const char *ibdev, uint32_t *index, struct nd_err *e);
+int nd_ctr_rdma_stat(struct nd_nl *nl, uint32_t index, unsigned int port, nd_ctr_raw_fn fn,
+		     void *data, struct nd_err *e);
+
+/* ethtool ioctl: the driver's statistics string set and values, consistent with each other. */
+struct nd_ctr_ethtool;
+struct nd_ctr_ethtool *nd_ctr_ethtool_new(void);
+void nd_ctr_ethtool_free(struct nd_ctr_ethtool *et);
+/*
+ * Read @ifname's statistics with the socket @fd into @b; strings are re-read around the values
+ * so a string set that changed meanwhile (mlx5 PFC) is never paired with the wrong values.
+ * -EOPNOTSUPP: the driver has no statistics; -ENODEV: no such device.
+ */
+int nd_ctr_ethtool_read(struct nd_ctr_ethtool *et, int fd, const char *ifname,
+			struct nd_ctr_build *b, struct nd_err *e);
+
+#endif
