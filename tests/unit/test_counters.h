@@ -5,7 +5,7 @@
 
 #include <check.h>
 
-#include "counters.h"
+#include "counters/counters.h"
 
 TCase *tcase_counters_diff(void);
 TCase *tcase_counters_build(void);

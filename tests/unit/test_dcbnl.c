@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 #include <linux/rtnetlink.h>
 
-#include "dcbnl.h"
+#include "core/dcbnl.h"
 #include "unit.h"
 
 static char buf[8192];

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core/internal.h"
 #include "unit.h"
 
 #define BDF "0000:3b:00.0"

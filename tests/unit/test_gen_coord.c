@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "coord.h"
+#include "stress/coord.h"
 #include "unit.h"
 
 #define RANKS 3

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen_rt.h"
+#include "stress/gen_rt.h"
 #include "unit.h"
 
 static const char *fake(void)

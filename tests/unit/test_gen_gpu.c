@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen_rt.h"
+#include "stress/gen_rt.h"
 #include "unit.h"
 
 #define BYTES (64u << 20)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen_rt.h"
+#include "stress/gen_rt.h"
 #include "unit.h"
 
 static void teardown(void)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
+#include "stress/gen.h"
 #include "unit.h"
 
 #define SLOT 4096

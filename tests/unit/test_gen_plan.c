@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen.h"
+#include "stress/gen.h"
 #include "unit.h"
 
 static struct nd_stress_job job_of(enum nd_stress_pattern pat)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
+#include "stress/gen.h"
 #include "unit.h"
 
 #define N 3

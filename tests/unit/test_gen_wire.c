@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coord.h"
+#include "stress/coord.h"
 #include "unit.h"
 
 START_TEST(codec_round_trip)

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/internal.h"
 #include "unit.h"
 
 static struct dcb_app apps[ND_DSCP_MAX];

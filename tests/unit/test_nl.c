@@ -5,7 +5,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
-#include "nl.h"
+#include "core/nl.h"
 #include "unit.h"
 
 #define SEQ 4242

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "journal.h"
-#include "plan.h"
+#include "apply/journal.h"
+#include "apply/plan.h"
 #include "unit.h"
 
 #define BIT(f) (1u << (f))

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "sim/sim.h"
 #include "unit.h"
 
 #define US 1000000ULL		/* picoseconds */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "core/internal.h"
 #include "unit.h"
 
 /* With a trailing "/", unlike unit_use_fixture(): root_prefix checks it is folded. */
