@@ -41,6 +41,15 @@ struct nd_tri_family {
 	size_t n_counters;
 };
 
+/* A family file ends with ND_TRI_FAMILY(name): its rules[] and counters[] as nd_tri_<name>. */
+#define ND_TRI_FAMILY(fam)								\
+	_Static_assert(ND_ARRAY_SIZE(counters) <= ND_TRI_FAMILY_COUNTERS,		\
+		       "ND_TRI_FAMILY_COUNTERS too small");				\
+	const struct nd_tri_family nd_tri_##fam = {					\
+		.name = #fam, .rules = rules, .n_rules = ND_ARRAY_SIZE(rules),		\
+		.counters = counters, .n_counters = ND_ARRAY_SIZE(counters),		\
+	}
+
 /* The families, in the order triage.c runs them. */
 extern const struct nd_tri_family nd_tri_pfc;		/* triage_pfc.c: pause and drops */
 extern const struct nd_tri_family nd_tri_ecn;		/* triage_ecn.c: ECN and CNPs */

@@ -95,13 +95,4 @@ static const char *const counters[] = {
 	C_ECN_MARKED, C_CNP_SENT, C_CNP_HANDLED, C_CNP_IGNORED,
 };
 
-const struct nd_tri_family nd_tri_ecn = {
-	.name = "ecn",
-	.rules = rules,
-	.n_rules = ND_ARRAY_SIZE(rules),
-	.counters = counters,
-	.n_counters = ND_ARRAY_SIZE(counters),
-};
-
-_Static_assert(ND_ARRAY_SIZE(counters) <= ND_TRI_FAMILY_COUNTERS,
-	       "ND_TRI_FAMILY_COUNTERS too small");
+ND_TRI_FAMILY(ecn);

@@ -99,13 +99,4 @@ static const char *const counters[] = {
 	C_XMIT_WAIT, LINK_ERRORS(NAME_OF)
 };
 
-const struct nd_tri_family nd_tri_ib = {
-	.name = "ib",
-	.rules = rules,
-	.n_rules = ND_ARRAY_SIZE(rules),
-	.counters = counters,
-	.n_counters = ND_ARRAY_SIZE(counters),
-};
-
-_Static_assert(ND_ARRAY_SIZE(counters) <= ND_TRI_FAMILY_COUNTERS,
-	       "ND_TRI_FAMILY_COUNTERS too small");
+ND_TRI_FAMILY(ib);

@@ -107,13 +107,4 @@ static const char *const counters[] = {
 	LOSS_COUNTERS(NAME_OF) C_RNR_RCVD, C_RNR_SENT, C_RNR_EXCEEDED,
 };
 
-const struct nd_tri_family nd_tri_loss = {
-	.name = "loss",
-	.rules = rules,
-	.n_rules = ND_ARRAY_SIZE(rules),
-	.counters = counters,
-	.n_counters = ND_ARRAY_SIZE(counters),
-};
-
-_Static_assert(ND_ARRAY_SIZE(counters) <= ND_TRI_FAMILY_COUNTERS,
-	       "ND_TRI_FAMILY_COUNTERS too small");
+ND_TRI_FAMILY(loss);

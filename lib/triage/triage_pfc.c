@@ -256,13 +256,4 @@ static const char *const counters[] = {
 	C_RX_DISCARDS, C_OUT_OF_BUFFER, C_PRIO_BUF_DISCARDS, C_PRIO_CONG_DISCARDS, C_PRIO_DISCARDS,
 };
 
-const struct nd_tri_family nd_tri_pfc = {
-	.name = "pfc",
-	.rules = rules,
-	.n_rules = ND_ARRAY_SIZE(rules),
-	.counters = counters,
-	.n_counters = ND_ARRAY_SIZE(counters),
-};
-
-_Static_assert(ND_ARRAY_SIZE(counters) <= ND_TRI_FAMILY_COUNTERS,
-	       "ND_TRI_FAMILY_COUNTERS too small");
+ND_TRI_FAMILY(pfc);
