@@ -110,8 +110,14 @@ $(B)/.deps: Makefile
 		"$$m: install its -dev package (DEPS_BUILD lists them)" >&2; exit 1; }; done
 	@mkdir -p $(B) && touch $@
 
+# command:package for every tool the host tiers run; a list that lost one fails here, by name
+TOOLS_CHECK	:= checkmk:check jq:jq valgrind:valgrind ip:iproute2 ethtool:ethtool strace:strace \
+		   g++:g++ nm:binutils python3:python3
 deps-check: deps
 	$(call apt_install,$(DEPS_CHECK))
+	@for t in $(TOOLS_CHECK); do c=$${t%%:*}; command -v $$c >/dev/null || [ -x /usr/sbin/$$c ] || \
+		{ echo "make: $$c" \
+		"is missing: apt-get install $${t#*:} (and add it to DEPS_CHECK)" >&2; exit 1; }; done
 
 deps-vm: deps
 	$(call apt_install,$(DEPS_VM))
