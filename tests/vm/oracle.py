@@ -5,7 +5,7 @@
 Run inside a test guest by tests/vm/oracle.sh. Seeded random valid profiles over every field
 nicsim holds, applied to nicsim ports put in random starting states with iproute2 (dcb, ip).
 The expected state of each case is computed here from the profile and the iproute2 / nicsim
-semantics (dcb-*(8), nodrop-profile(5), nicsim.c's mlx5 rules), never from nodrop's plan code;
+semantics (dcb-*(8), nodrop-profile(5), nicsim_dcb.c's mlx5 rules), never from nodrop's plan code;
 iproute2's JSON (and nicsim's debugfs trust file) is the oracle. Each case checks:
   - the start state made with dcb/ip reads back as set;
   - apply exits 0 and the ports read back as the profile says, the port not given untouched;

@@ -14,7 +14,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 out=$repo/build/vm/nicsim
-sources="nicsim.c Kbuild"
+sources="nicsim.h nicsim_main.c nicsim_dcb.c nicsim_ethtool.c nicsim_debugfs.c Kbuild"
 
 say() { echo "nicsim-build: $*" >&2; }
 die() {

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* nicsim internals shared by its files: ids, the port struct, prototypes. */
+#ifndef _NICSIM_H
+#define _NICSIM_H
+
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <net/dcbnl.h>
+
+#define NICSIM_DRV_NAME		"nicsim"
+#define NICSIM_MAX_PORTS	64	/* the apply benchmark drives 64 */
+#define NICSIM_NUM_PRIO		IEEE_8021QAZ_MAX_TCS	/* 8 */
+#define NICSIM_NUM_TC		IEEE_8021QAZ_MAX_TCS	/* 8 */
+#define NICSIM_NUM_BUFFERS	DCBX_MAX_BUFFERS	/* 8 */
+#define NICSIM_MAX_DSCP		64
+#define NICSIM_NUM_TXQ		8
+#define NICSIM_MAX_BW		100
+#define NICSIM_BUFFER_CELL	128	/* port buffer granularity, bytes */
+#define NICSIM_DEFAULT_CABLE_LEN 7	/* metres, as mlx5 */
+#define NICSIM_MAX_CABLE_LEN	1000	/* metres, exclusive, as mlx5 */
+#define NICSIM_100MB		100000ULL	/* kbit/s */
+#define NICSIM_1GB		1000000ULL	/* kbit/s */
+#define NICSIM_MIN_MTU		68
+#define NICSIM_MAX_MTU		9978
+#define NICSIM_WRITE_MAX	65536	/* bytes accepted by one debugfs write */
+
+/* ------------------------------------------------------------------------ */
+/* Counters                                                                 */
+
+/* Port-wide counters, in ethtool order. */
+enum {
+	NS_RX_PACKETS,
+	NS_RX_BYTES,
+	NS_TX_PACKETS,
+	NS_TX_BYTES,
+	NS_RX_OUT_OF_BUFFER,		/* 32 bit, wraps */
+	NS_RX_PAUSE_CTRL_PHY,
+	NS_TX_PAUSE_CTRL_PHY,
+	NS_RX_DISCARDS_PHY,
+	NS_RX_GLOBAL_PAUSE,
+	NS_RX_GLOBAL_PAUSE_DURATION,
+	NS_TX_GLOBAL_PAUSE,
+	NS_TX_GLOBAL_PAUSE_DURATION,
+	NS_RX_GLOBAL_PAUSE_TRANSITION,
+	NS_TX_PAUSE_STORM_WARNING,
+	NS_TX_PAUSE_STORM_ERROR,
+	NS_NUM_PORT_CTRS,
+};
+
+/* Per-priority counters. */
+enum {
+	NP_RX_BYTES,
+	NP_RX_PACKETS,
+	NP_RX_DISCARDS,
+	NP_TX_BYTES,
+	NP_TX_PACKETS,
+	NP_RX_PAUSE,
+	NP_RX_PAUSE_DURATION,
+	NP_TX_PAUSE,
+	NP_TX_PAUSE_DURATION,
+	NP_RX_PAUSE_TRANSITION,
+	NP_BUF_DISCARD,
+	NP_CONG_DISCARD,
+	NP_MARKED,
+	NP_NUM,
+};
+
+#define NICSIM_PRIO_CTR(p, c)	(NS_NUM_PORT_CTRS + (p) * NP_NUM + (c))
+#define NICSIM_NUM_CTRS		(NS_NUM_PORT_CTRS + NICSIM_NUM_PRIO * NP_NUM)
+
+/* ------------------------------------------------------------------------ */
+/* Fault injection                                                          */
+
+enum nicsim_op {
+	OP_SETETS,
+	OP_SETPFC,
+	OP_SETAPP,
+	OP_DELAPP,
+	OP_SETMAXRATE,
+	OP_SETBUFFER,
+	OP_SETDCBX,
+	OP_SETPAUSE,
+	OP_GETETS,
+	OP_GETPFC,
+	OP_GETMAXRATE,
+	OP_GETBUFFER,
+	OP_NUM,
+};
+
+struct nicsim_fault {
+	int ret;	/* value the op returns: -errno, or a positive code */
+	int remaining;	/* 0: not armed, -1: until cleared, N: next N calls */
+};
+
+/* ------------------------------------------------------------------------ */
+/* Port                                                                     */
+
+struct nicsim_port {
+	struct net_device *netdev;
+	unsigned int index;
+	struct dentry *dbg;
+
+	spinlock_t lock;			/* ctr[], fault[] */
+	u64 ctr[NICSIM_NUM_CTRS];
+	struct nicsim_fault fault[OP_NUM];
+
+	/* Configuration, protected by RTNL. */
+	u8 prio_tc[NICSIM_NUM_PRIO];
+	u8 tc_tsa[NICSIM_NUM_TC];
+	u8 tc_bw[NICSIM_NUM_TC];
+	u64 maxrate[NICSIM_NUM_TC];		/* kbit/s, after rounding */
+	u8 pfc_en;
+	u32 cable_len;
+	u8 dcbx_cap;
+	u8 trust_dscp;				/* read locklessly by debugfs */
+	u8 dscp2prio[NICSIM_MAX_DSCP];
+	unsigned int dscp_app_cnt;
+	u8 prio2buffer[NICSIM_NUM_PRIO];
+	u32 buffer_size[NICSIM_NUM_BUFFERS];
+	u32 buffer_total;
+	bool rx_pause;
+	bool tx_pause;
+	u64 link_flaps;
+	bool flap_on_pfc;
+};
+
+/* nicsim_main.c */
+extern unsigned int nicsim_speed;
+void nicsim_toggle_link(struct nicsim_port *np);
+
+/* nicsim_dcb.c */
+extern const struct dcbnl_rtnl_ops nicsim_dcbnl_ops;
+
+/* nicsim_ethtool.c */
+extern const struct ethtool_ops nicsim_ethtool_ops;
+extern char nicsim_ctr_names[NICSIM_NUM_CTRS][ETH_GSTRING_LEN];
+void nicsim_ctr_names_init(void);
+unsigned int nicsim_stat_ids(const struct nicsim_port *np, u16 *ids,
+			     bool all);
+
+/* nicsim_debugfs.c */
+int nicsim_fault_check(struct nicsim_port *np, enum nicsim_op op);
+void nicsim_debugfs_init(void);
+void nicsim_debugfs_exit(void);
+void nicsim_debugfs_add(struct nicsim_port *np);
+void nicsim_debugfs_del(struct nicsim_port *np);
+
+#endif /* _NICSIM_H */
