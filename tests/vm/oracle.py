@@ -635,6 +635,26 @@ def normal(c, pre, pres, text, p, exps):
 	return c.same(pre, 'rollback restores the whole dcb -j / ip -j dump byte for byte')
 
 
+def lock_holder(procs):
+	"""The index of the process that holds nodrop's host-wide lock (the abstract UNIX socket
+	@nodrop/apply, nodrop-apply(8)), or None."""
+	inode = None
+	with open('/proc/net/unix') as f:
+		for line in f:
+			if line.rstrip().endswith(' @nodrop/apply'):
+				inode = line.split()[6]
+	if inode is None:
+		return None
+	for i, pr in enumerate(procs):
+		try:
+			fds = os.listdir(f'/proc/{pr.pid}/fd')
+			if any(os.readlink(f'/proc/{pr.pid}/fd/{fd}') == f'socket:[{inode}]' for fd in fds):
+				return i
+		except OSError:
+			continue	# gone meanwhile, or an fd closed while we looked
+	return None
+
+
 def concurrent(c, pre, pres):
 	"""Two applies at once: one waits for the other; the ports hold one profile after the
 	other, never a mix; rollback undoes the last one."""
@@ -656,16 +676,20 @@ def concurrent(c, pre, pres):
 		procs.append(subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
 					      text=True, env=nd_env({'NODROP_STEP_DELAY_MS': '40'})))
 		time.sleep(rng.uniform(0, 0.05))
-	order = []
-	while len(order) < 2:
-		for i, pr in enumerate(procs):
-			if i not in order and pr.poll() is not None:
-				order.append(i)
-		time.sleep(0.01)
+	# Who ran first is who held the lock first: seen by its socket, as each apply holds the
+	# lock at least NODROP_STEP_DELAY_MS. When both profiles lead to the same end state, the
+	# order of the exits alone can mislead (both may be reaped in one poll).
+	first = None
+	while any(pr.poll() is None for pr in procs):
+		if first is None:
+			first = lock_holder(procs)
+		time.sleep(0.005)
 	for i, pr in enumerate(procs):
 		run.check(pr.returncode == 0, f'concurrent apply {i} ({"same" if same_dir else "own"} '
 			  'state dir) exits 0', pr.stderr.read())
-	first, second = order
+	if not run.check(first is not None, 'the lock holder was seen'):
+		return
+	second = 1 - first
 	mid = {d: expect(pres[d], sets[first]) for d in c.devs}
 	want = {d: expect(mid[d], sets[second]) for d in c.devs}
 	got = {d: model(snap(d)) for d in c.devs}
