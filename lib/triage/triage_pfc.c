@@ -47,6 +47,20 @@ static bool pause_of(const struct nd_tri_ctx *c, int p, struct pause *s)
 	return true;
 }
 
+/* A finding of rule @r on priority @p with the pause counters as its evidence; NULL when full. */
+static struct nd_finding *pause_finding(struct nd_tri_ctx *c, const struct nd_tri_rule *r,
+				       int p, const struct pause *s)
+{
+	struct nd_finding *f = nd_tri_add(c, r, r->severity, p);
+
+	if (f) {
+		nd_tri_add_ev(f, s->dur);
+		nd_tri_add_ev(f, s->frames);
+		nd_tri_add_ev(f, s->tx);
+	}
+	return f;
+}
+
 /* Priorities that received PAUSE all interval long and sent nothing (see pfc-storm below). */
 static void pause_storms(struct nd_tri_ctx *c, const struct nd_tri_rule *r)
 {
@@ -57,12 +71,9 @@ static void pause_storms(struct nd_tri_ctx *c, const struct nd_tri_rule *r)
 	for (p = 0; p < ND_PRIO_MAX; p++) {
 		if (!pause_of(c, p, &s) || !s.storm)
 			continue;
-		f = nd_tri_add(c, r, r->severity, p);
+		f = pause_finding(c, r, p, &s);
 		if (!f)
 			return;
-		nd_tri_add_ev(f, s.dur);
-		nd_tri_add_ev(f, s.frames);
-		nd_tri_add_ev(f, s.tx);
 		SUMMARY(f, "priority %d: received PAUSE held transmission for %.1f %% of %.2f s "
 			"and %s: a peer is stuck sending XOFF (PFC storm)", p, s.frac * 100, c->t,
 			s.tx ? "not one priority packet left" :
@@ -134,12 +145,9 @@ static void check_pause_heavy(struct nd_tri_ctx *c, const struct nd_tri_rule *r)
 	for (p = 0; p < ND_PRIO_MAX; p++) {
 		if (!pause_of(c, p, &s) || s.storm || s.frac <= c->o->pause_heavy_fraction)
 			continue;
-		f = nd_tri_add(c, r, r->severity, p);
+		f = pause_finding(c, r, p, &s);
 		if (!f)
 			return;
-		nd_tri_add_ev(f, s.dur);
-		nd_tri_add_ev(f, s.frames);
-		nd_tri_add_ev(f, s.tx);
 		if (nd_tri_counted(s.tx) && s.tx->delta)
 			SUMMARY(f, "priority %d: received PAUSE held transmission for %.1f %% "
 				"of %.2f s (over %.0f %%), while %" PRIu64 " packets still left: "
