@@ -76,11 +76,17 @@ void sim_heap_free(struct sim_heap *h);
 /* 0, or -ENOMEM when it had to grow and could not. */
 int sim_heap_push(struct sim_heap *h, uint64_t t, uint8_t kind, uint32_t ref, uint16_t arg);
 bool sim_heap_pop(struct sim_heap *h, struct sim_ev *out);
+/* The earliest event, NULL when empty. */
+const struct sim_ev *sim_heap_top(const struct sim_heap *h);
 
 /*
  * The event queue: a timing wheel of 4.096 ns buckets covering the next 67 us (where packets,
- * PFC frames, credit updates and DCQCN timers land: O(1) push and pop, a bitmap finds the next
- * bucket) and the heap for what lies further. Equal times pop in push order.
+ * PFC frames, credit updates and DCQCN timers land) and the heap for what lies further. A
+ * bucket is an unsorted list until the clock reaches it; then it is sorted once (by time, a
+ * stable radix sort, so equal times keep push order) into the drain, and what is pushed into a
+ * bucket already drained goes into a small heap beside it. Push and pop are O(1) however many
+ * events share a bucket, so the cost per event does not grow with the fabric. Equal times pop
+ * in push order.
  */
 #define SIM_WHEEL_SHIFT 12
 #define SIM_WHEEL_SLOTS 16384
@@ -90,13 +96,28 @@ struct sim_wev {
 	uint32_t next;
 };
 
+/* An event pushed into the drained buckets, with its place among equal times. */
+struct sim_lev {
+	struct sim_ev ev;
+	uint64_t seq;
+};
+
 struct sim_evq {
 	uint64_t cur;				/* the bucket of the last event popped */
 	uint32_t head[SIM_WHEEL_SLOTS], tail[SIM_WHEEL_SLOTS];
+	uint32_t count[SIM_WHEEL_SLOTS];
 	uint64_t bits[SIM_WHEEL_SLOTS / 64];	/* non-empty buckets */
 	struct sim_wev *pool;
 	uint32_t n_pool, cap_pool, free;
-	size_t n_wheel;
+	size_t n_wheel;				/* events in the buckets' lists */
+	/* the drain: every event of a bucket up to @drained, in (time, push) order */
+	bool draining;
+	uint64_t drained;
+	struct sim_ev *run, *tmp;		/* a sorted bucket, and the sort's scratch */
+	uint32_t run_i, run_n, run_cap;
+	struct sim_lev *late;			/* a binary heap on (time, seq) */
+	uint32_t n_late, cap_late;
+	uint64_t seq;
 	struct sim_heap far;
 };
 

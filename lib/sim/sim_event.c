@@ -2,9 +2,9 @@
 /*
  * The event queue and the simulator's random numbers. Events are 16 bytes in arrays that only
  * grow (no malloc per event): a timing wheel for the next 67 us, where nearly every event lands
- * (a bucket per 4 ns, a bitmap to find the next one, FIFO within a time), and a 4-ary min-heap
- * for what lies further. Equal times pop in an order fixed by the pushes, so a run is a
- * function of its seed.
+ * (a bucket per 4 ns, a bitmap to find the next one; a bucket is sorted once, when the clock
+ * reaches it), and a 4-ary min-heap for what lies further. Equal times pop in an order fixed by
+ * the pushes, so a run is a function of its seed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -64,6 +64,11 @@ int sim_heap_push(struct sim_heap *h, uint64_t t, uint8_t kind, uint32_t ref, ui
 	return 0;
 }
 
+const struct sim_ev *sim_heap_top(const struct sim_heap *h)
+{
+	return h->n ? &h->ev[PAD] : NULL;
+}
+
 bool sim_heap_pop(struct sim_heap *h, struct sim_ev *out)
 {
 	struct sim_ev *ev = h->ev + PAD, last;
@@ -110,6 +115,9 @@ bool sim_heap_pop(struct sim_heap *h, struct sim_ev *out)
 
 #define SLOT_MASK (SIM_WHEEL_SLOTS - 1)
 #define WORDS (SIM_WHEEL_SLOTS / 64)
+#define BUCKET_MASK ((1U << SIM_WHEEL_SHIFT) - 1)
+/* below this many events a bucket is sorted by insertion, above by radix */
+#define INSERTION_MAX 24
 
 int sim_evq_init(struct sim_evq *q)
 {
@@ -122,7 +130,32 @@ int sim_evq_init(struct sim_evq *q)
 void sim_evq_free(struct sim_evq *q)
 {
 	free(q->pool);
+	free(q->run);
+	free(q->tmp);
+	free(q->late);
 	sim_heap_free(&q->far);
+}
+
+/* Room for @n events in the drain's sorted run (and its scratch), so loading never fails. */
+static int run_reserve(struct sim_evq *q, uint32_t n)
+{
+	struct sim_ev *run, *tmp;
+	uint32_t cap = q->run_cap ? q->run_cap : 64;
+
+	if (n <= q->run_cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	run = realloc(q->run, (size_t)cap * sizeof(*run));
+	if (run)
+		q->run = run;
+	tmp = realloc(q->tmp, (size_t)cap * sizeof(*tmp));
+	if (tmp)
+		q->tmp = tmp;
+	if (!run || !tmp)
+		return -ENOMEM;
+	q->run_cap = cap;
+	return 0;
 }
 
 static uint32_t wev_alloc(struct sim_evq *q)
@@ -146,38 +179,80 @@ static uint32_t wev_alloc(struct sim_evq *q)
 	return q->n_pool++;
 }
 
+static inline bool late_before(const struct sim_lev *a, const struct sim_lev *b)
+{
+	return a->ev.t < b->ev.t || (a->ev.t == b->ev.t && a->seq < b->seq);
+}
+
+static int late_push(struct sim_evq *q, const struct sim_ev *e)
+{
+	struct sim_lev *h = q->late, x = { .ev = *e, .seq = q->seq++ };
+	uint32_t i, parent, cap;
+
+	if (q->n_late == q->cap_late) {
+		cap = q->cap_late ? 2 * q->cap_late : 256;
+		h = realloc(q->late, (size_t)cap * sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		q->late = h;
+		q->cap_late = cap;
+	}
+	for (i = q->n_late++; i; i = parent) {
+		parent = (i - 1) / 2;
+		if (!late_before(&x, &h[parent]))
+			break;
+		h[i] = h[parent];
+	}
+	h[i] = x;
+	return 0;
+}
+
+static void late_pop(struct sim_evq *q, struct sim_ev *out)
+{
+	struct sim_lev *h = q->late, last;
+	uint32_t i = 0, c, n = --q->n_late;
+
+	*out = h[0].ev;
+	last = h[n];
+	for (; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && late_before(&h[c + 1], &h[c]))
+			c++;
+		if (!late_before(&h[c], &last))
+			break;
+		h[i] = h[c];
+	}
+	h[i] = last;
+}
+
 int sim_evq_push(struct sim_evq *q, uint64_t t, uint8_t kind, uint32_t ref, uint16_t arg)
 {
+	struct sim_ev e = { .t = t, .ref = ref, .arg = arg, .kind = kind };
 	uint64_t b = t >> SIM_WHEEL_SHIFT;
-	struct sim_wev *w;
-	uint32_t i, slot, *link;
+	uint32_t i, slot;
 
 	if (b >= q->cur + SIM_WHEEL_SLOTS)
 		return sim_heap_push(&q->far, t, kind, ref, arg);
+	/* a bucket already sorted into the drain: the heap beside it keeps the order */
+	if (q->draining && b <= q->drained)
+		return late_push(q, &e);
+	slot = (uint32_t)(b & SLOT_MASK);
+	if (run_reserve(q, q->count[slot] + 1))
+		return -ENOMEM;
 	i = wev_alloc(q);
 	if (i == SIM_NONE)
 		return -ENOMEM;
-	w = &q->pool[i];
-	w->ev = (struct sim_ev){ .t = t, .ref = ref, .arg = arg, .kind = kind };
-	slot = (uint32_t)(b & SLOT_MASK);
-	q->n_wheel++;
+	q->pool[i].ev = e;
+	q->pool[i].next = SIM_NONE;
+	/* in push order: the sort on loading is stable */
 	if (q->head[slot] == SIM_NONE) {
-		w->next = SIM_NONE;
-		q->head[slot] = q->tail[slot] = i;
+		q->head[slot] = i;
 		q->bits[slot / 64] |= 1ULL << (slot % 64);
-		return 0;
-	}
-	/* the common case: not earlier than the bucket's last */
-	if (q->pool[q->tail[slot]].ev.t <= t) {
-		w->next = SIM_NONE;
+	} else {
 		q->pool[q->tail[slot]].next = i;
-		q->tail[slot] = i;
-		return 0;
 	}
-	for (link = &q->head[slot]; q->pool[*link].ev.t <= t; link = &q->pool[*link].next)
-		;
-	w->next = *link;
-	*link = i;
+	q->tail[slot] = i;
+	q->count[slot]++;
+	q->n_wheel++;
 	return 0;
 }
 
@@ -196,34 +271,92 @@ static int next_slot(const struct sim_evq *q)
 	return -1;
 }
 
+/* Sort @n events of one bucket by time, equal times kept in order (@tmp: scratch for @n). */
+static void sort_bucket(struct sim_ev *ev, struct sim_ev *tmp, uint32_t n)
+{
+	uint32_t i, j, cnt[64], pos, pass;
+	struct sim_ev x, *src = ev, *dst = tmp, *swap;
+
+	if (n <= INSERTION_MAX) {
+		for (i = 1; i < n; i++) {
+			x = ev[i];
+			for (j = i; j && ev[j - 1].t > x.t; j--)
+				ev[j] = ev[j - 1];
+			ev[j] = x;
+		}
+		return;
+	}
+	/* within a bucket only the low 12 bits differ: two stable passes of 6 bits */
+	for (pass = 0; pass < 2; pass++) {
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[(src[i].t >> (6 * pass)) & 63]++;
+		for (i = 0, pos = 0; i < 64; i++) {
+			j = cnt[i];
+			cnt[i] = pos;
+			pos += j;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[(src[i].t >> (6 * pass)) & 63]++] = src[i];
+		swap = src;
+		src = dst;
+		dst = swap;
+	}
+}
+
+/* Move the next non-empty bucket into the drain, sorted; its list goes back to the pool. */
+static void load_bucket(struct sim_evq *q)
+{
+	int slot = next_slot(q);
+	uint32_t i, n = 0, last = SIM_NONE;
+
+	if (slot < 0)
+		return;
+	for (i = q->head[slot]; i != SIM_NONE; last = i, i = q->pool[i].next)
+		q->run[n++] = q->pool[i].ev;
+	q->pool[last].next = q->free;
+	q->free = q->head[slot];
+	q->head[slot] = SIM_NONE;
+	q->bits[slot / 64] &= ~(1ULL << (slot % 64));
+	q->count[slot] = 0;
+	q->n_wheel -= n;
+	sort_bucket(q->run, q->tmp, n);
+	q->run_i = 0;
+	q->run_n = n;
+	q->draining = true;
+	q->drained = q->run[0].t >> SIM_WHEEL_SHIFT;
+}
+
 bool sim_evq_pop(struct sim_evq *q, uint64_t until, struct sim_ev *out)
 {
-	const struct sim_ev *far = q->far.n ? &q->far.ev[PAD] : NULL;
-	struct sim_wev *w = NULL;
-	uint32_t i;
-	int slot;
+	const struct sim_ev *far = sim_heap_top(&q->far), *w = NULL;
+	bool late = false;
 
-	slot = q->n_wheel ? next_slot(q) : -1;
-	if (slot >= 0)
-		w = &q->pool[q->head[slot]];
+	if (!q->draining && q->n_wheel)
+		load_bucket(q);
+	if (q->draining) {
+		w = q->run_i < q->run_n ? &q->run[q->run_i] : NULL;
+		/* the run was pushed before anything in the heap: it wins equal times */
+		late = q->n_late && (!w || q->late[0].ev.t < w->t);
+		if (late)
+			w = &q->late[0].ev;
+	}
 	/* a far event pushed long ago may now be due before anything in the wheel */
-	if (!w || (far && far->t < w->ev.t)) {
+	if (!w || (far && far->t < w->t)) {
 		if (!far || far->t > until)
 			return false;
 		sim_heap_pop(&q->far, out);
 		q->cur = out->t >> SIM_WHEEL_SHIFT;
 		return true;
 	}
-	if (w->ev.t > until)
+	if (w->t > until)
 		return false;
-	i = q->head[slot];
-	*out = w->ev;
-	q->head[slot] = w->next;
-	if (w->next == SIM_NONE)
-		q->bits[slot / 64] &= ~(1ULL << (slot % 64));
-	w->next = q->free;
-	q->free = i;
-	q->n_wheel--;
+	if (late)
+		late_pop(q, out);
+	else
+		*out = q->run[q->run_i++];
+	if (q->run_i == q->run_n && !q->n_late)
+		q->draining = false;
 	q->cur = out->t >> SIM_WHEEL_SHIFT;
 	return true;
 }
