@@ -20,6 +20,7 @@ enum {
 	OPT_RATE,
 	OPT_BURST,
 	OPT_PROBES,
+	OPT_LATENCY,
 	OPT_PROBE_SIZE,
 	OPT_PROBE_INTERVAL,
 	OPT_VALIDATE,
@@ -54,13 +55,14 @@ static const struct nd_opt stress_opts[] = {
 	{ "size", 's', "SIZE", "bytes (65536, 64K), a sweep (64-1M) or @FILE of 'SIZE WEIGHT'" },
 	{ "qps", 'q', "N", "QPs per flow (default 1)" },
 	{ "tx-depth", 't', "N", "outstanding work requests per QP (default 128)" },
-	{ "cq-mod", OPT_CQ_MOD, "N", "one signalled completion per N work requests (default 64)" },
+	{ "cq-mod", OPT_CQ_MOD, "N", "signal one work request in N (default 0: by size, see the man page)" },
 	{ "inline", OPT_INLINE, "BYTES", "send host messages up to BYTES inline (default 0)" },
 	{ "duration", 'D', "SECONDS", "seconds per message size (default 5)" },
 	{ "iters", 'n', "N", "messages per QP and size, instead of a duration" },
 	{ "rate", OPT_RATE, "GBPS", "per-flow limit: the NIC's per-QP rate limit, else pacing" },
 	{ "burst", OPT_BURST, "ON:OFF", "send in bursts: on and off times in microseconds" },
 	{ "probes", OPT_PROBES, NULL, "ping-pong latency probes beside each flow" },
+	{ "latency", OPT_LATENCY, NULL, "only ping-pong, --size bytes, busy polling (ib_write_lat)" },
 	{ "probe-size", OPT_PROBE_SIZE, "BYTES", "probe message size (default 64)" },
 	{ "probe-interval", OPT_PROBE_INTERVAL, "US", "between probes, in us (default 1000)" },
 	{ "validate", OPT_VALIDATE, NULL, "check sequence and payload of every message" },
@@ -205,7 +207,7 @@ static int traffic_opt(struct stress_args *a, int key, const char *arg)
 	case 't':
 		return parse_u32("tx-depth", arg, 1, 16384, &j->tx_depth);
 	case OPT_CQ_MOD:
-		return parse_u32("cq-mod", arg, 1, 16384, &j->cq_mod);
+		return parse_u32("cq-mod", arg, 0, 16384, &j->cq_mod);
 	case 'D':
 		return parse_secs("duration", arg, 0.001, 604800, &j->duration_s);
 	case 'n':
@@ -216,6 +218,9 @@ static int traffic_opt(struct stress_args *a, int key, const char *arg)
 		return parse_burst(a, arg);
 	case OPT_PROBES:
 		j->probes = true;
+		return 0;
+	case OPT_LATENCY:
+		j->latency = true;
 		return 0;
 	case OPT_PROBE_SIZE:
 		return parse_u32("probe-size", arg, 1, 65536, &j->probe_size);

@@ -107,6 +107,8 @@ struct nd_stress_job {
 	double rate_gbps;		/* per flow; 0 unlimited */
 	uint32_t burst_on_us, burst_off_us;	/* on/off bursts; 0: continuous */
 	bool probes;			/* ping-pong latency probes beside each flow */
+	bool latency;			/* only ping-pong, of the job's size, one in flight per
+					 * flow with busy polling (ib_write_lat, ib_send_lat) */
 	uint32_t probe_size, probe_interval_us;
 	bool validate;			/* sequence and payload checks at the receiver */
 	double watchdog_s;		/* no completion for this long on a busy QP: FAILED */

@@ -6,25 +6,22 @@
 #include "nodrop.h"
 #include "nl.h"
 
-struct nl_sock;
-struct nl_cache;
-
 struct nd_ctx {
 	struct nd_nl rtnl;		/* dcbnl requests */
-	struct nl_sock *nlsk;		/* libnl-route: links */
-	struct nl_cache *links;
+	struct nd_link *links;		/* the last RTM_GETLINK dump (no driver, bus or speed) */
+	size_t n_links;
 	int ioctl_fd;			/* ethtool ioctls */
 };
 
 #define ND_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* link.c: netdevs through libnl-route, driver through the ethtool ioctl */
+/* link.c: netdevs through an rtnetlink dump, driver through the ethtool ioctl */
 int nd_link_open(struct nd_ctx *ctx, struct nd_err *e);
 void nd_link_close(struct nd_ctx *ctx);
 int nd_link_refresh(struct nd_ctx *ctx, struct nd_err *e);
 /* Fill @link for @name from the cache; -ENODEV when there is no such netdev. */
 int nd_link_get(struct nd_ctx *ctx, const char *name, struct nd_link *link, struct nd_err *e);
-/* Change the MTU (libnl builds the request, the nd_nl socket sends it for the extended ack). */
+/* Change the MTU (RTM_NEWLINK on the nd_nl socket, for the kernel's extended ack). */
 int nd_link_set_mtu(struct nd_ctx *ctx, const char *name, unsigned int mtu, struct nd_err *e);
 /* Call @fn with the name of every netdev but loopback, in ifindex order. */
 int nd_link_each(struct nd_ctx *ctx, int (*fn)(const char *name, void *data), void *data);
@@ -35,6 +32,12 @@ int nd_link_each(struct nd_ctx *ctx, int (*fn)(const char *name, void *data), vo
 
 int nd_rdma_ports_of(const char *ifname, struct nd_rdma_port *ports, size_t max, size_t *count,
 		     unsigned int flags, struct nd_err *e);
+
+/*
+ * rdma_dl.c: libibverbs and librdmacm are opened on first use. NULL while they load (or were
+ * never needed), else why they cannot: "cannot load libibverbs.so.1 (...): apt-get install ...".
+ */
+const char *nd_rdma_lib_error(void);
 
 /* roce.c: rdma_cm defaults from configfs */
 int nd_roce_read(const char *ibdev, unsigned int port, struct nd_roce *roce, struct nd_err *e);

@@ -3,7 +3,7 @@
  * A port is a netdev, its DCB state and the RDMA ports on it: read together, as one picture.
  *
  * The core module (lib/core/) is everything the upper modules read the system through: netlink
- * (nl.c) and dcbnl (dcbnl.c), links via libnl-route (link.c), the RDMA ports of a netdev
+ * (nl.c) and dcbnl (dcbnl.c), links via an rtnetlink dump (link.c), the RDMA ports of a netdev
  * (rdma.c), rdma_cm's RoCE defaults (roce.c), ECN/DCQCN backends (ecn.c), LLDP agents (lldp.c),
  * the rooted sysfs accessor that lets fixture trees stand in for hosts (sysfs.c), the YAML tree
  * with line:column (yamltree.c), errors and strings. This file puts them together per port.

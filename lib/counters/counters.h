@@ -77,6 +77,19 @@ void nd_ctr_select(const struct nd_ctr_maps *maps, const char *const *drivers, s
 const struct nd_ctr_rule *nd_ctr_lookup(const struct nd_ctr_sel *sel, enum nd_ctr_source src,
 					const char *raw, int *prio);
 
+/*
+ * What a long-lived caller keeps between the builds of one port's samples: the slot table
+ * (allocated once, cleared after each build) and the last sample's order, which the next build
+ * only checks (n comparisons) instead of sorting again when the driver lists the same counters.
+ */
+struct nd_ctr_scratch {
+	int *slot;
+	size_t *perm;
+	size_t n_perm, cap_perm;
+};
+
+void nd_ctr_scratch_free(struct nd_ctr_scratch *sc);
+
 /* Turns raw triples into the counters of one sample. */
 struct nd_ctr_build {
 	struct nd_sample *smp;
@@ -85,10 +98,12 @@ struct nd_ctr_build {
 	size_t cap;
 	int *slot;			/* (source, canonical, prio) -> counter index + 1 */
 	size_t n_slots;
+	struct nd_ctr_scratch *scratch;	/* NULL: the slots are the build's own */
 };
 
+/* @scratch may be NULL (a one-off build). */
 int nd_ctr_build_start(struct nd_ctr_build *b, struct nd_sample *smp,
-		       const struct nd_ctr_sel *sel);
+		       const struct nd_ctr_sel *sel, struct nd_ctr_scratch *scratch);
 /* Add one raw counter, mapped through the selection; -ENOMEM is the only failure. */
 int nd_ctr_add(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw, uint64_t value);
 /* The same with the lookup already done (the ethtool reader caches it per string set). */
@@ -117,7 +132,11 @@ int nd_ctr_parse_rdma_stat(const struct nlmsghdr *nlh, nd_ctr_raw_fn fn, void *d
 			   struct nd_err *e);
 
 /* The requests behind those replies. */
-int nd_ctr_genl_family(struct nd_nl *nl, const char *name, uint16_t *id, struct nd_err *e);
+/* The family's id and, when @group is not NULL, the id of its multicast group @group_name. */
+int nd_ctr_genl_family(struct nd_nl *nl, const char *name, uint16_t *id, const char *group_name,
+		       uint32_t *group, struct nd_err *e);
+/* A CTRL_CMD_GETFAMILY reply -> the id of multicast group @name (0 when absent). */
+uint32_t nd_ctr_parse_family_group(const struct nlmsghdr *nlh, const char *name);
 int nd_ctr_pause_read(struct nd_nl *nl, uint16_t family, const char *ifname, nd_ctr_raw_fn fn,
 		      void *data, struct nd_err *e);
 /* The RDMA netlink index of @ibdev (a dump of every device; indexes change on re-creation). */
@@ -136,5 +155,33 @@ void nd_ctr_ethtool_free(struct nd_ctr_ethtool *et);
  */
 int nd_ctr_ethtool_read(struct nd_ctr_ethtool *et, int fd, const char *ifname,
 			struct nd_ctr_build *b, struct nd_err *e);
+/* How many statistics the last consistent read found (0: none, or never read). */
+size_t nd_ctr_ethtool_count(const struct nd_ctr_ethtool *et);
+/*
+ * One ETHTOOL_GSTATS under the names of the last consistent read, for a caller that learns of
+ * string-set changes otherwise (netlink events, see counters_events.c). -ESTALE when nothing is
+ * known yet, @b's maps differ, or the driver now has another count: do a full read. Other
+ * errors are the ioctl's (negative errno, @e untouched).
+ */
+int nd_ctr_ethtool_values(struct nd_ctr_ethtool *et, int fd, const char *ifname,
+			  struct nd_ctr_build *b, struct nd_err *e);
+
+/*
+ * Netlink events that may change what a sampler knows of a port: rtnetlink link and DCB
+ * messages (a netdev added, removed, renamed, its PFC changed: mlx5 changes its statistics
+ * strings with PFC) and ethtool's monitor group (pause, channels, private flags). The kernel
+ * sends each under the RTNL lock it holds while the driver changes, and the ethtool ioctl
+ * takes that lock too: a read that saw a changed string set finds the event already queued.
+ */
+struct nd_ctr_events {
+	int fd[2];
+	int n;
+};
+
+/* Subscribe; @ethtool_group is the ethtool family's "monitor" group, 0 when unknown. */
+int nd_ctr_events_open(struct nd_ctr_events *ev, uint32_t ethtool_group);
+void nd_ctr_events_close(struct nd_ctr_events *ev);
+/* Drain what came; true when anything did (a lost event, an overrun, counts too). */
+bool nd_ctr_events_pending(struct nd_ctr_events *ev);
 
 #endif

@@ -14,8 +14,15 @@
 
 #define NPRIO_SLOTS (ND_PRIO_MAX + 1)	/* -1 (port) and 0..7 */
 
+void nd_ctr_scratch_free(struct nd_ctr_scratch *sc)
+{
+	free(sc->slot);
+	free(sc->perm);
+	memset(sc, 0, sizeof(*sc));
+}
+
 int nd_ctr_build_start(struct nd_ctr_build *b, struct nd_sample *smp,
-		       const struct nd_ctr_sel *sel)
+		       const struct nd_ctr_sel *sel, struct nd_ctr_scratch *scratch)
 {
 	size_t n_infos;
 
@@ -23,9 +30,42 @@ int nd_ctr_build_start(struct nd_ctr_build *b, struct nd_sample *smp,
 	memset(b, 0, sizeof(*b));
 	b->smp = smp;
 	b->sel = sel;
+	b->scratch = scratch;
 	b->n_slots = ND_CTR_SOURCES * n_infos * NPRIO_SLOTS;
+	if (scratch && scratch->slot) {
+		b->slot = scratch->slot;
+		return 0;
+	}
 	b->slot = calloc(b->n_slots, sizeof(*b->slot));
+	if (scratch)
+		scratch->slot = b->slot;
 	return b->slot ? 0 : -ENOMEM;
+}
+
+static size_t slot_of(const struct nd_ctr_build *b, enum nd_ctr_source src,
+		      const struct nd_ctr_rule *rule, int prio)
+{
+	return ((size_t)src * (b->n_slots / ND_CTR_SOURCES / NPRIO_SLOTS) +
+		nd_ctr_info_index(rule->info)) * NPRIO_SLOTS + (size_t)(prio + 1);
+}
+
+/* The slot table back to the scratch, cleared where this build wrote (before sorting), or freed. */
+static void put_slots(struct nd_ctr_build *b)
+{
+	const struct nd_counter *c;
+	size_t i;
+
+	if (!b->scratch || !b->slot) {
+		free(b->slot);
+		b->slot = NULL;
+		return;
+	}
+	for (i = 0; b->rule && i < b->smp->n; i++) {
+		c = &b->smp->c[i];
+		if (b->rule[i])
+			b->slot[slot_of(b, c->source, b->rule[i], c->prio)] = 0;
+	}
+	b->slot = NULL;
 }
 
 static int grow(struct nd_ctr_build *b)
@@ -61,7 +101,6 @@ int nd_ctr_add_rule(struct nd_ctr_build *b, enum nd_ctr_source src, const char *
 {
 	struct nd_counter c = { .prio = -1, .source = src, .value = value, .width = 64 };
 	struct nd_counter *old;
-	size_t slot;
 	int *at;
 
 	nd_strlcpy(c.raw, raw, sizeof(c.raw));
@@ -75,9 +114,7 @@ int nd_ctr_add_rule(struct nd_ctr_build *b, enum nd_ctr_source src, const char *
 	c.value = value * rule->scale;
 	c.width = rule->width;
 	c.saturates = rule->saturates;
-	slot = ((size_t)src * (b->n_slots / ND_CTR_SOURCES / NPRIO_SLOTS) +
-		nd_ctr_info_index(rule->info)) * NPRIO_SLOTS + (size_t)(prio + 1);
-	at = &b->slot[slot];
+	at = &b->slot[slot_of(b, src, rule, prio)];
 	if (!*at) {
 		if (append(b, &c, rule))
 			return -ENOMEM;
@@ -133,6 +170,41 @@ static int order_cmp(const void *pa, const void *pb)
 	return (a->idx > b->idx) - (a->idx < b->idx);
 }
 
+/*
+ * The last build's order, when it sorts this one too. The keys end in the index, so the sorted
+ * order is unique and checking each neighbour proves it.
+ */
+static bool hint_sorts(const struct order *o, const struct nd_ctr_scratch *sc, size_t n)
+{
+	size_t k;
+
+	if (!sc || sc->n_perm != n)
+		return false;
+	for (k = 1; k < n; k++)
+		if (order_cmp(&o[sc->perm[k - 1]], &o[sc->perm[k]]) >= 0)
+			return false;
+	return true;
+}
+
+static void keep_order(struct nd_ctr_scratch *sc, const struct order *sorted, size_t n)
+{
+	size_t k, *perm;
+
+	if (!sc)
+		return;
+	sc->n_perm = 0;
+	if (n > sc->cap_perm) {
+		perm = realloc(sc->perm, n * sizeof(*perm));
+		if (!perm)
+			return;
+		sc->perm = perm;
+		sc->cap_perm = n;
+	}
+	for (k = 0; k < n; k++)
+		sc->perm[k] = sorted[k].idx;
+	sc->n_perm = n;
+}
+
 void nd_ctr_build_finish(struct nd_ctr_build *b)
 {
 	struct nd_sample *smp = b->smp;
@@ -140,6 +212,7 @@ void nd_ctr_build_finish(struct nd_ctr_build *b)
 	struct order *o;
 	size_t i;
 
+	put_slots(b);
 	o = calloc(smp->n ? smp->n : 1, sizeof(*o));
 	if (smp->n)
 		sorted = malloc(smp->n * sizeof(*sorted));
@@ -149,9 +222,15 @@ void nd_ctr_build_finish(struct nd_ctr_build *b)
 			o[i] = (struct order){ !b->rule[i],
 					       b->rule[i] ? nd_ctr_info_index(b->rule[i]->info) : 0,
 					       smp->c[i].prio, (int)smp->c[i].source, i };
-		qsort(o, smp->n, sizeof(*o), order_cmp);
-		for (i = 0; i < smp->n; i++)
-			sorted[i] = smp->c[o[i].idx];
+		if (hint_sorts(o, b->scratch, smp->n)) {
+			for (i = 0; i < smp->n; i++)
+				sorted[i] = smp->c[b->scratch->perm[i]];
+		} else {
+			qsort(o, smp->n, sizeof(*o), order_cmp);
+			for (i = 0; i < smp->n; i++)
+				sorted[i] = smp->c[o[i].idx];
+			keep_order(b->scratch, o, smp->n);
+		}
 		free(smp->c);
 		smp->c = sorted;
 		sorted = NULL;
@@ -159,17 +238,14 @@ void nd_ctr_build_finish(struct nd_ctr_build *b)
 	free(sorted);
 	free(o);
 	free(b->rule);
-	free(b->slot);
 	b->rule = NULL;
-	b->slot = NULL;
 }
 
 void nd_ctr_build_abort(struct nd_ctr_build *b)
 {
+	put_slots(b);
 	free(b->rule);
-	free(b->slot);
 	b->rule = NULL;
-	b->slot = NULL;
 	if (b->smp)
 		nd_sample_free(b->smp);
 }

@@ -65,6 +65,64 @@ static struct ref *sorted_refs(const struct nd_sample *s)
 	return r;
 }
 
+/*
+ * Two samples of a port whose driver listed the same counters the same way (nearly always):
+ * pairing by position is what matching sorted keys gives, without the sorts.
+ */
+static bool same_layout(const struct nd_sample *a, const struct nd_sample *b)
+{
+	size_t i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (key_cmp(&a->c[i], &b->c[i]))
+			return false;
+	return true;
+}
+
+/* pair[j]: the counter of @a that counter j of @b continues, -1 none; used[i]: i was paired. */
+static int pair_up(const struct nd_sample *a, const struct nd_sample *b, ssize_t *pair,
+		   bool *used)
+{
+	struct ref *ra, *rb;
+	size_t i, j;
+	int r;
+
+	if (same_layout(a, b)) {
+		for (j = 0; j < b->n; j++) {
+			pair[j] = (ssize_t)j;
+			used[j] = true;
+		}
+		return 0;
+	}
+	ra = sorted_refs(a);
+	rb = sorted_refs(b);
+	if (!ra || !rb) {
+		free(ra);
+		free(rb);
+		return -ENOMEM;
+	}
+	for (j = 0; j < b->n; j++)
+		pair[j] = -1;
+	for (i = j = 0; i < a->n && j < b->n;) {
+		r = key_cmp(ra[i].c, rb[j].c);
+		if (r < 0) {
+			i++;
+		} else if (r > 0) {
+			j++;
+		} else {
+			pair[rb[j].idx] = (ssize_t)ra[i].idx;
+			used[ra[i].idx] = true;
+			i++;
+			j++;
+		}
+	}
+	free(ra);
+	free(rb);
+	return 0;
+}
+
 static void fill(struct nd_delta *d, const struct nd_counter *c, enum nd_delta_status status)
 {
 	memset(d, 0, sizeof(*d));
@@ -113,7 +171,6 @@ static void moved(const struct nd_counter *a, const struct nd_counter *b, struct
 int nd_sample_diff(const struct nd_sample *a, const struct nd_sample *b, struct nd_delta **out,
 		   size_t *n, struct nd_err *e)
 {
-	struct ref *ra = NULL, *rb = NULL;
 	struct nd_delta *d = NULL;
 	ssize_t *pair = NULL;
 	bool *used = NULL;
@@ -126,30 +183,12 @@ int nd_sample_diff(const struct nd_sample *a, const struct nd_sample *b, struct 
 	if (strcmp(a->ifname, b->ifname))
 		return nd_err_set(e, -EINVAL, "cannot diff samples of two ports (%s and %s)",
 				  a->ifname, b->ifname);
-	ra = sorted_refs(a);
-	rb = sorted_refs(b);
 	pair = calloc(b->n + 1, sizeof(*pair));
 	used = calloc(a->n + 1, sizeof(*used));
 	d = calloc(a->n + b->n + 1, sizeof(*d));
-	if (!ra || !rb || !pair || !used || !d) {
+	if (!pair || !used || !d || pair_up(a, b, pair, used)) {
 		ret = nd_err_set(e, -ENOMEM, "out of memory for %zu counter deltas", a->n + b->n);
 		goto out;
-	}
-	for (j = 0; j < b->n; j++)
-		pair[j] = -1;
-	for (i = j = 0; i < a->n && j < b->n;) {
-		int r = key_cmp(ra[i].c, rb[j].c);
-
-		if (r < 0) {
-			i++;
-		} else if (r > 0) {
-			j++;
-		} else {
-			pair[rb[j].idx] = (ssize_t)ra[i].idx;
-			used[ra[i].idx] = true;
-			i++;
-			j++;
-		}
 	}
 	if (b->t_ns > a->t_ns)
 		dt = (double)(b->t_ns - a->t_ns) / 1e9;
@@ -170,8 +209,6 @@ int nd_sample_diff(const struct nd_sample *a, const struct nd_sample *b, struct 
 	*n = k;
 	d = NULL;
 out:
-	free(ra);
-	free(rb);
 	free(pair);
 	free(used);
 	free(d);

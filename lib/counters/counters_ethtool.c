@@ -203,11 +203,28 @@ static void map_names(struct nd_ctr_ethtool *et, const struct nd_ctr_sel *sel)
 	et->mapped = true;
 }
 
+/* The values just read, under the names (and rules) of the set they were read with. */
+static int add_values(struct nd_ctr_ethtool *et, size_t n, const char *ifname,
+		      struct nd_ctr_build *b, struct nd_err *e)
+{
+	char name[ETH_GSTRING_LEN + 1];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(name, et->names + i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
+		name[ETH_GSTRING_LEN] = '\0';
+		if (nd_ctr_add_rule(b, ND_CTR_ETHTOOL, name, et->st->data[i], et->rule[i],
+				    et->prio[i]))
+			return nd_err_set(e, -ENOMEM, "%s: out of memory for driver counters",
+					  ifname);
+	}
+	return 0;
+}
+
 int nd_ctr_ethtool_read(struct nd_ctr_ethtool *et, int fd, const char *ifname,
 			struct nd_ctr_build *b, struct nd_err *e)
 {
-	char name[ETH_GSTRING_LEN + 1];
-	size_t n = 0, i;
+	size_t n = 0;
 	int ret = 1, try;
 
 	for (try = 0; try < ETH_TRIES && ret == 1; try++)
@@ -226,13 +243,29 @@ int nd_ctr_ethtool_read(struct nd_ctr_ethtool *et, int fd, const char *ifname,
 	if (!n)
 		return 0;
 	map_names(et, b->sel);
-	for (i = 0; i < n; i++) {
-		memcpy(name, et->names + i * ETH_GSTRING_LEN, ETH_GSTRING_LEN);
-		name[ETH_GSTRING_LEN] = '\0';
-		if (nd_ctr_add_rule(b, ND_CTR_ETHTOOL, name, et->st->data[i], et->rule[i],
-				    et->prio[i]))
-			return nd_err_set(e, -ENOMEM, "%s: out of memory for driver counters",
-					  ifname);
-	}
-	return 0;
+	return add_values(et, n, ifname, b, e);
+}
+
+size_t nd_ctr_ethtool_count(const struct nd_ctr_ethtool *et)
+{
+	return et->n;
+}
+
+int nd_ctr_ethtool_values(struct nd_ctr_ethtool *et, int fd, const char *ifname,
+			  struct nd_ctr_build *b, struct nd_err *e)
+{
+	int ret;
+
+	if (!et->n || !et->mapped || memcmp(&et->sel, b->sel, sizeof(et->sel)))
+		return -ESTALE;
+	memset(et->st, 0, sizeof(*et->st) + et->n * sizeof(uint64_t));
+	et->st->cmd = ETHTOOL_GSTATS;
+	et->st->n_stats = (uint32_t)et->n;
+	ret = eth_ioctl(fd, ifname, et->st);
+	if (ret)
+		return ret;
+	/* the kernel wrote as many values as the driver has now: another set */
+	if (et->st->n_stats != et->n)
+		return -ESTALE;
+	return add_values(et, et->n, ifname, b, e);
 }

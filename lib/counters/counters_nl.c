@@ -143,23 +143,74 @@ int nd_ctr_parse_rdma_stat(const struct nlmsghdr *nlh, nd_ctr_raw_fn fn, void *d
 	return 0;
 }
 
+static uint32_t group_id(const struct nlattr *grp, const char *name)
+{
+	const struct nlattr *a;
+	uint32_t id = 0;
+	bool named = false;
+
+	if (mnl_attr_validate(grp, MNL_TYPE_NESTED) < 0)
+		return 0;
+	mnl_attr_for_each_nested(a, grp) {
+		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID &&
+		    !mnl_attr_validate(a, MNL_TYPE_U32))
+			id = mnl_attr_get_u32(a);
+		else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME &&
+			 !mnl_attr_validate(a, MNL_TYPE_NUL_STRING))
+			named = !strcmp(mnl_attr_get_str(a), name);
+	}
+	return named ? id : 0;
+}
+
+uint32_t nd_ctr_parse_family_group(const struct nlmsghdr *nlh, const char *name)
+{
+	const struct nlattr *attr, *grp;
+	uint32_t id = 0;
+
+	if (!genl_ok(nlh))
+		return 0;
+	mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(attr) != CTRL_ATTR_MCAST_GROUPS ||
+		    mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0)
+			continue;
+		mnl_attr_for_each_nested(grp, attr)
+			if (!id)
+				id = group_id(grp, name);
+	}
+	return id;
+}
+
+struct family_ctx {
+	uint16_t *id;
+	const char *group_name;
+	uint32_t *group;
+};
+
 static int on_family(const struct nlmsghdr *nlh, void *data, struct nd_err *e)
 {
-	if (nd_ctr_parse_family(nlh, data))
+	struct family_ctx *f = data;
+
+	if (nd_ctr_parse_family(nlh, f->id))
 		return nd_err_set(e, -EBADMSG, "malformed generic netlink family reply");
+	if (f->group)
+		*f->group = nd_ctr_parse_family_group(nlh, f->group_name);
 	return 0;
 }
 
-int nd_ctr_genl_family(struct nd_nl *nl, const char *name, uint16_t *id, struct nd_err *e)
+int nd_ctr_genl_family(struct nd_nl *nl, const char *name, uint16_t *id, const char *group_name,
+		       uint32_t *group, struct nd_err *e)
 {
 	struct nlmsghdr *nlh = nd_nl_msg(nl, GENL_ID_CTRL, 0);
 	struct genlmsghdr *genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	struct family_ctx f = { id, group_name, group };
 
 	genl->cmd = CTRL_CMD_GETFAMILY;
 	genl->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
 	*id = 0;
-	return nd_nl_talk(nl, nlh, on_family, id, e);
+	if (group)
+		*group = 0;
+	return nd_nl_talk(nl, nlh, on_family, &f, e);
 }
 
 struct pause_ctx {

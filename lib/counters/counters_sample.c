@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * The sampler: every counter source of one port read together under one monotonic timestamp,
- * mapped to canonical names. It keeps what is costly to find out and rarely changes (the
- * driver's string set, the RDMA port of a netdev, its RDMA netlink index, the generic netlink
- * family id) and checks it on every sample instead of trusting it.
+ * mapped to canonical names. A port is found out once (the netdev, its driver, its RDMA port and
+ * netlink index, the maps that apply, the driver's string set and each raw name's rule, which
+ * sources answer); after that a sample is only the reads that fetch values: one ETHTOOL_GSTATS,
+ * one pause request, one RDMA statistics request (or the sysfs files where there is no RDMA
+ * netlink). What was found out is dropped and found out again when a netlink event says a link,
+ * its DCB or its ethtool settings changed (counters_events.c; checked after the reads, so values
+ * read under a changed string set are never used), when a read fails or the driver's count
+ * moves, and, for a port without RDMA, once a second (nothing announces an RDMA device).
  *
  * Under NODROP_SYSROOT there is no kernel behind the fixture tree: only sysfs sources are read
  * (hw_counters, PMA), as rdma.c skips verbs there.
@@ -40,8 +45,23 @@ struct raw_list {
 	size_t n, cap;
 };
 
+/* The rule of each raw name of a source, as the names came last time. */
+struct rule_cache {
+	char (*name)[ND_CTR_NAME_MAX];
+	const struct nd_ctr_rule **rule;
+	int8_t *prio;
+	size_t n, cap;
+};
+
 struct port_state {
 	char ifname[ND_IFNAMSIZ];
+	bool known;			/* all below holds: a sample is the reads alone */
+	char driver[32], rdma_driver[32];
+	struct nd_ctr_sel sel;
+	bool eth, pause;		/* the sources that gave counters when found out */
+	uint64_t found_ns;
+	struct rule_cache pause_rc, rdma_rc;
+	struct nd_ctr_scratch scratch;
 	struct nd_ctr_ethtool *et;
 	bool have_rdma;
 	bool by_gid;			/* found in the RoCE GID table, checked the same way */
@@ -64,8 +84,59 @@ struct nd_sampler {
 	uint16_t ethtool_family;
 	struct nd_nl rdma;
 	enum link_state rdma_state;
+	struct nd_ctr_events ev;	/* n == 0: none, every sample finds out again */
 	struct port_state *ports;
 };
+
+/* A port without RDMA looks again this often: no event announces a new RDMA device. */
+#define RDMA_RESCAN_NS 1000000000ULL
+
+static void rule_cache_free(struct rule_cache *c)
+{
+	free(c->name);
+	free(c->rule);
+	free(c->prio);
+	memset(c, 0, sizeof(*c));
+}
+
+static int rule_cache_grow(struct rule_cache *c, size_t n)
+{
+	size_t cap = c->cap ? c->cap : 16;
+	void *name, *rule, *prio;
+
+	while (cap < n)
+		cap *= 2;
+	name = realloc(c->name, cap * sizeof(*c->name));
+	if (name)
+		c->name = name;
+	rule = realloc(c->rule, cap * sizeof(*c->rule));
+	if (rule)
+		c->rule = rule;
+	prio = realloc(c->prio, cap * sizeof(*c->prio));
+	if (prio)
+		c->prio = prio;
+	if (!name || !rule || !prio)
+		return -ENOMEM;
+	c->cap = cap;
+	return 0;
+}
+
+/* Add raw counter @i of a source, its rule looked up only when its name is not last time's. */
+static int cached_add(struct nd_ctr_build *b, struct rule_cache *c, size_t i,
+		      enum nd_ctr_source src, const char *raw, uint64_t value)
+{
+	int prio;
+
+	if (i < c->n && !strcmp(c->name[i], raw))
+		return nd_ctr_add_rule(b, src, raw, value, c->rule[i], c->prio[i]);
+	if (i >= c->cap && rule_cache_grow(c, i + 1))
+		return -ENOMEM;
+	nd_strlcpy(c->name[i], raw, sizeof(c->name[i]));
+	c->rule[i] = nd_ctr_lookup(b->sel, src, raw, &prio);
+	c->prio[i] = (int8_t)(c->rule[i] ? prio : -1);
+	c->n = i + 1 > c->n ? i + 1 : c->n;
+	return nd_ctr_add_rule(b, src, raw, value, c->rule[i], c->prio[i]);
+}
 
 int nd_sampler_new(struct nd_sampler **out, const char *maps, struct nd_err *e)
 {
@@ -110,8 +181,12 @@ void nd_sampler_free(struct nd_sampler *s)
 		next = p->next;
 		nd_ctr_ethtool_free(p->et);
 		free(p->rdma.v);
+		rule_cache_free(&p->pause_rc);
+		rule_cache_free(&p->rdma_rc);
+		nd_ctr_scratch_free(&p->scratch);
 		free(p);
 	}
+	nd_ctr_events_close(&s->ev);
 	if (s->genl_state == LINK_OK)
 		nd_nl_close(&s->genl);
 	if (s->rdma_state == LINK_OK)
@@ -197,31 +272,55 @@ static void driver_of(struct nd_sampler *s, const char *ifname, char *buf, size_
 		buf[0] = '\0';
 }
 
+/*
+ * The netlink links, opened on the first sample: generic netlink for ethtool's pause statistics
+ * (and its monitor group), then the event sockets, before anything is found out.
+ */
+static void links_init(struct nd_sampler *s)
+{
+	struct nd_err ignored = { 0 };
+	uint32_t group = 0;
+
+	if (s->genl_state != LINK_UNTRIED)
+		return;
+	s->genl_state = LINK_NONE;
+	/* a fixture tree changes behind no kernel's back: there, every sample finds out again */
+	if (s->rooted)
+		return;
+	if (!nd_nl_open(&s->genl, NETLINK_GENERIC, &ignored)) {
+		if (!nd_ctr_genl_family(&s->genl, ETHTOOL_GENL_NAME, &s->ethtool_family,
+					ETHTOOL_MCGRP_MONITOR_NAME, &group, &ignored))
+			s->genl_state = LINK_OK;
+		else
+			nd_nl_close(&s->genl);
+	}
+	if (nd_ctr_events_open(&s->ev, group))
+		s->ev.n = 0;
+}
+
+struct pause_add {
+	struct nd_ctr_build *b;
+	struct rule_cache *rc;
+	size_t i;
+};
+
 static int add_pause(void *data, const char *name, uint64_t value)
 {
-	return nd_ctr_add(data, ND_CTR_PAUSE, name, value);
+	struct pause_add *a = data;
+
+	return cached_add(a->b, a->rc, a->i++, ND_CTR_PAUSE, name, value);
 }
 
 /* 802.3x pause statistics from ethtool netlink; a kernel or driver without them is not an error. */
-static int read_pause(struct nd_sampler *s, const char *ifname, struct nd_ctr_build *b,
+static int read_pause(struct nd_sampler *s, struct port_state *p, struct nd_ctr_build *b,
 		      struct nd_err *e)
 {
-	struct nd_err ignored = { 0 };
+	struct pause_add a = { b, &p->pause_rc, 0 };
 	int ret;
 
-	if (s->genl_state == LINK_UNTRIED) {
-		s->genl_state = LINK_NONE;
-		if (!nd_nl_open(&s->genl, NETLINK_GENERIC, &ignored)) {
-			if (!nd_ctr_genl_family(&s->genl, ETHTOOL_GENL_NAME, &s->ethtool_family,
-						&ignored))
-				s->genl_state = LINK_OK;
-			else
-				nd_nl_close(&s->genl);
-		}
-	}
 	if (s->genl_state != LINK_OK)
 		return 0;
-	ret = nd_ctr_pause_read(&s->genl, s->ethtool_family, ifname, add_pause, b, e);
+	ret = nd_ctr_pause_read(&s->genl, s->ethtool_family, p->ifname, add_pause, &a, e);
 	switch (ret) {
 	case 0:
 	case -EOPNOTSUPP:
@@ -230,7 +329,7 @@ static int read_pause(struct nd_sampler *s, const char *ifname, struct nd_ctr_bu
 	case -ENODEV:
 		return 0;
 	default:
-		return nd_err_wrap(e, "%s: read pause statistics (ethtool netlink)", ifname);
+		return nd_err_wrap(e, "%s: read pause statistics (ethtool netlink)", p->ifname);
 	}
 }
 
@@ -285,7 +384,8 @@ static bool rdma_netlink(struct nd_sampler *s, struct port_state *p, struct nd_c
 	if (ret)
 		return false;
 	for (i = 0; i < p->rdma.n; i++)
-		if (nd_ctr_add(b, ND_CTR_RDMA, p->rdma.v[i].name, p->rdma.v[i].value))
+		if (cached_add(b, &p->rdma_rc, i, ND_CTR_RDMA, p->rdma.v[i].name,
+			       p->rdma.v[i].value))
 			return false;
 	return true;
 }
@@ -320,6 +420,7 @@ static bool good_ifname(const char *ifname)
 static int read_all(struct nd_sampler *s, struct port_state *p, struct nd_ctr_build *b,
 		    struct nd_err *e)
 {
+	size_t before;
 	int ret;
 
 	if (!s->rooted) {
@@ -329,55 +430,136 @@ static int read_all(struct nd_sampler *s, struct port_state *p, struct nd_ctr_bu
 					  p->ifname);
 		if (ret && ret != -EOPNOTSUPP)
 			return ret;
-		ret = read_pause(s, p->ifname, b, e);
+		p->eth = nd_ctr_ethtool_count(p->et) > 0;
+		before = b->smp->n;
+		ret = read_pause(s, p, b, e);
 		if (ret)
 			return ret;
+		p->pause = b->smp->n > before;
 	}
 	return p->have_rdma ? read_rdma(s, p, b, e) : 0;
 }
 
-int nd_sample_port(struct nd_sampler *s, const char *ifname, struct nd_sample *out,
-		   struct nd_err *e)
+static uint64_t now_ns(void)
 {
-	const char *drivers[2];
-	char rdma_driver[32] = "";
-	struct nd_ctr_build b;
-	struct nd_ctr_sel sel;
-	struct port_state *p;
 	struct timespec ts;
-	int ret;
 
-	memset(out, 0, sizeof(*out));
-	if (!good_ifname(ifname) || !nd_sys_exists("/sys/class/net/%s", ifname))
-		return nd_err_set(e, -ENODEV,
-				  "no network device '%s' (see 'ip link' for the names)", ifname);
-	p = port_state(s, ifname);
-	if (!p)
-		return nd_err_set(e, -ENOMEM, "out of memory");
-	nd_strlcpy(out->ifname, ifname, sizeof(out->ifname));
-	ret = rdma_port(p, e);
-	if (ret)
-		return ret;
-	driver_of(s, ifname, out->driver, sizeof(out->driver));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void fill_port(const struct port_state *p, struct nd_sample *out)
+{
+	nd_strlcpy(out->ifname, p->ifname, sizeof(out->ifname));
+	nd_strlcpy(out->driver, p->driver, sizeof(out->driver));
 	if (p->have_rdma) {
 		nd_strlcpy(out->ibdev, p->ibdev, sizeof(out->ibdev));
 		out->ibport = p->port;
-		if (nd_sys_link_name(rdma_driver, sizeof(rdma_driver),
-				     "/sys/class/infiniband/%s/device/driver", p->ibdev))
-			rdma_driver[0] = '\0';
 	}
-	drivers[0] = out->driver;
-	drivers[1] = rdma_driver;
+}
+
+/* Find out everything about @p, then read it: the first sample, and after any change. */
+static int sample_full(struct nd_sampler *s, struct port_state *p, struct nd_sample *out,
+		       struct nd_err *e)
+{
+	const char *drivers[2];
+	struct nd_ctr_build b;
+	struct nd_ctr_sel sel;
+	struct port_state *q;
+	int ret;
+
+	/* what came before this is covered by finding out again, for every port */
+	if (nd_ctr_events_pending(&s->ev))
+		for (q = s->ports; q; q = q->next)
+			q->known = false;
+	p->known = false;
+	if (!nd_sys_exists("/sys/class/net/%s", p->ifname))
+		return nd_err_set(e, -ENODEV,
+				  "no network device '%s' (see 'ip link' for the names)", p->ifname);
+	ret = rdma_port(p, e);
+	if (ret)
+		return ret;
+	driver_of(s, p->ifname, p->driver, sizeof(p->driver));
+	p->rdma_driver[0] = '\0';
+	if (p->have_rdma && nd_sys_link_name(p->rdma_driver, sizeof(p->rdma_driver),
+					     "/sys/class/infiniband/%s/device/driver", p->ibdev))
+		p->rdma_driver[0] = '\0';
+	drivers[0] = p->driver;
+	drivers[1] = p->rdma_driver;
 	nd_ctr_select(&s->maps, drivers, 2, p->have_rdma ? p->ibdev : NULL, &sel);
-	if (nd_ctr_build_start(&b, out, &sel))
+	if (memcmp(&sel, &p->sel, sizeof(sel))) {
+		p->sel = sel;
+		p->pause_rc.n = 0;
+		p->rdma_rc.n = 0;
+	}
+	fill_port(p, out);
+	if (nd_ctr_build_start(&b, out, &p->sel, &p->scratch))
 		return nd_err_set(e, -ENOMEM, "out of memory");
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	out->t_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	p->found_ns = out->t_ns = now_ns();
 	ret = read_all(s, p, &b, e);
 	if (ret) {
 		nd_ctr_build_abort(&b);
 		return ret;
 	}
 	nd_ctr_build_finish(&b);
+	p->known = s->ev.n > 0;
 	return 0;
+}
+
+/* Only the reads, with what sample_full() found; any failure has it find out again. */
+static int sample_known(struct nd_sampler *s, struct port_state *p, struct nd_sample *out)
+{
+	struct nd_err ignored = { 0 };
+	struct nd_ctr_build b;
+	size_t before;
+	int ret = 0;
+
+	fill_port(p, out);
+	if (nd_ctr_build_start(&b, out, &p->sel, &p->scratch))
+		return -ENOMEM;
+	out->t_ns = now_ns();
+	if (p->eth)
+		ret = nd_ctr_ethtool_values(p->et, s->fd, p->ifname, &b, &ignored);
+	if (!ret && p->pause) {
+		before = out->n;
+		ret = read_pause(s, p, &b, &ignored);
+		/* answered before, silent now: something changed */
+		if (!ret && out->n == before)
+			ret = -ESTALE;
+	}
+	if (!ret && p->have_rdma)
+		ret = read_rdma(s, p, &b, &ignored);
+	if (ret) {
+		nd_ctr_build_abort(&b);
+		return ret;
+	}
+	nd_ctr_build_finish(&b);
+	return 0;
+}
+
+int nd_sample_port(struct nd_sampler *s, const char *ifname, struct nd_sample *out,
+		   struct nd_err *e)
+{
+	struct port_state *p, *q;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!good_ifname(ifname))
+		return nd_err_set(e, -ENODEV,
+				  "no network device '%s' (see 'ip link' for the names)", ifname);
+	p = port_state(s, ifname);
+	if (!p)
+		return nd_err_set(e, -ENOMEM, "out of memory");
+	links_init(s);
+	if (p->known && (p->have_rdma || now_ns() - p->found_ns < RDMA_RESCAN_NS)) {
+		ret = sample_known(s, p, out);
+		if (!ret && !nd_ctr_events_pending(&s->ev))
+			return 0;
+		/* a read failed, or an event came (about any port: what it says is not read) */
+		for (q = ret ? p : s->ports; q; q = ret ? NULL : q->next)
+			q->known = false;
+		nd_sample_free(out);
+		memset(out, 0, sizeof(*out));
+	}
+	return sample_full(s, p, out, e);
 }

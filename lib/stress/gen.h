@@ -279,4 +279,23 @@ uint64_t nd_gen_now_ns(void);
 /* splitmix64: seeds and per-slot patterns */
 uint64_t nd_gen_mix64(uint64_t x);
 
+/*
+ * --latency: each flow has its probe QP alone, and the probes carry the job's message size:
+ * SENDs answered from the receive completion, or WRITEs seen landing in memory.
+ */
+static inline uint32_t nd_gen_bulk_qps(const struct nd_stress_job *job)
+{
+	return job->latency ? 0 : job->qps;
+}
+
+static inline bool nd_gen_probing(const struct nd_stress_job *job)
+{
+	return job->probes || job->latency;
+}
+
+static inline uint32_t nd_gen_probe_size(const struct nd_stress_job *job)
+{
+	return job->latency ? job->sizes.size[0] : job->probe_size;
+}
+
 #endif

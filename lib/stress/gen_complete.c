@@ -142,12 +142,28 @@ static int on_recv(struct nd_engine *en, struct nd_qp *q, const struct ibv_wc *w
 	return nd_ep_repost(en, q, slot);
 }
 
+/* The probe's last byte in the memory at @off, which a WRITE probe lands in. */
+static volatile uint8_t *probe_mark(struct nd_engine *en, size_t off)
+{
+	return (volatile uint8_t *)(en->mem->host + off + nd_gen_probe_size(en->job) - 1);
+}
+
+static bool lat_write(const struct nd_engine *en)
+{
+	return en->job->latency && en->job->op == ND_OP_WRITE;
+}
+
+/*
+ * A probe: a SEND the other end receives, or (WRITE latency) an RDMA WRITE into the other
+ * end's probe buffer whose last byte says which one it is, since no completion will tell. Only
+ * one WRITE in 16 is signalled, to free the send queue.
+ */
 static int send_probe(struct nd_engine *en, struct nd_qp *q)
 {
-	size_t off = q->lbuf;
+	uint32_t size = nd_gen_probe_size(en->job);
 	struct ibv_sge sge = {
-		.addr = en->mem->nic_base + off,
-		.length = en->job->probe_size,
+		.addr = en->mem->nic_base + q->lbuf,
+		.length = size,
 		.lkey = en->mem->mr->lkey,
 	};
 	struct ibv_send_wr wr = { 0 }, *bad;
@@ -157,9 +173,25 @@ static int send_probe(struct nd_engine *en, struct nd_qp *q)
 	wr.num_sge = 1;
 	wr.opcode = IBV_WR_SEND;
 	wr.send_flags = IBV_SEND_SIGNALED;
-	if (!en->mem->gpu && en->job->probe_size <= en->local->inline_max)
+	if (lat_write(en)) {
+		*probe_mark(en, q->lbuf) = q->lat_mark;
+		wr.opcode = IBV_WR_RDMA_WRITE;
+		wr.wr.rdma.remote_addr = q->raddr;
+		wr.wr.rdma.rkey = q->rkey;
+		wr.send_flags = ++q->lat_posted % 16 ? 0 : IBV_SEND_SIGNALED;
+	}
+	if (!en->mem->gpu && size <= en->local->inline_max)
 		wr.send_flags |= IBV_SEND_INLINE;
 	return ibv_post_send(q->qp, &wr, &bad) ? -errno : 0;
+}
+
+/* The pinger's probe came back: half the round trip, as perftest reports latency. */
+static void probe_back(struct nd_engine *en, struct nd_qp *q, uint64_t now)
+{
+	nd_hist_add(&en->res->probe, (now - q->probe_t) / 2);
+	q->probe_busy = false;
+	q->probe_next = en->job->latency ? now : now + en->job->probe_interval_us * 1000ull;
+	q->done++;
 }
 
 /* A probe arrived: the pinger has its round trip, the other end answers. */
@@ -168,10 +200,7 @@ static int on_probe(struct nd_engine *en, struct nd_qp *q, const struct ibv_wc *
 	int ret;
 
 	if (q->active) {
-		/* half the round trip, as perftest reports latency */
-		nd_hist_add(&en->res->probe, (now - q->probe_t) / 2);
-		q->probe_busy = false;
-		q->probe_next = now + en->job->probe_interval_us * 1000ull;
+		probe_back(en, q, now);
 	} else {
 		ret = send_probe(en, q);
 		if (ret)
@@ -181,18 +210,51 @@ static int on_probe(struct nd_engine *en, struct nd_qp *q, const struct ibv_wc *
 	return nd_ep_repost(en, q, (uint32_t)ND_WR_VAL(wc->wr_id));
 }
 
+/* WRITE latency: look for probes landed in memory; how many did. */
+static int lat_poll(struct nd_engine *en)
+{
+	uint8_t next;
+	size_t i;
+	int n = 0, ret;
+
+	for (i = 0; i < en->n_qps; i++) {
+		struct nd_qp *q = &en->qps[i];
+
+		if (!q->probe || !q->connected)
+			continue;
+		next = (uint8_t)(q->lat_mark % 255 + 1);
+		if (q->active) {
+			if (!q->probe_busy || *probe_mark(en, q->xbuf) != q->lat_mark)
+				continue;
+			probe_back(en, q, nd_gen_now_ns());
+		} else {
+			if (*probe_mark(en, q->xbuf) != next)
+				continue;
+			q->lat_mark = next;
+			ret = send_probe(en, q);
+			if (ret)
+				return nd_err_set(&en->err, ret, "flow %u: answering a probe failed: "
+						  "%s", q->flow->id, strerror(-ret));
+		}
+		n++;
+	}
+	return n;
+}
+
 int nd_probe_tick(struct nd_engine *en, uint64_t now)
 {
 	size_t i;
 	int ret;
 
-	if (!en->job->probes || en->posting_done || en->stopping)
+	if (!nd_gen_probing(en->job) || en->posting_done || en->stopping)
 		return 0;
 	for (i = 0; i < en->n_qps; i++) {
 		struct nd_qp *q = &en->qps[i];
 
-		if (!q->probe || !q->active || q->probe_busy || now < q->probe_next)
+		if (!q->probe || !q->active || q->probe_busy || q->finished || now < q->probe_next)
 			continue;
+		/* WRITE latency: marks run 1..255, so a fresh buffer (0) never looks answered */
+		q->lat_mark = (uint8_t)(q->lat_mark % 255 + 1);
 		q->probe_t = nd_gen_now_ns();
 		ret = send_probe(en, q);
 		if (ret)
@@ -234,8 +296,13 @@ int nd_poll_cq(struct nd_engine *en)
 {
 	struct ibv_wc wc[POLL_BATCH];
 	uint64_t now;
-	int n, i, ret;
+	int n, i, ret, landed = 0;
 
+	if (lat_write(en)) {
+		landed = lat_poll(en);
+		if (landed < 0)
+			return landed;
+	}
 	n = ibv_poll_cq(en->dev->cq, POLL_BATCH, wc);
 	if (n < 0)
 		return nd_err_set(&en->err, -EIO, "%s: polling the completion queue failed",
@@ -247,5 +314,5 @@ int nd_poll_cq(struct nd_engine *en)
 		if (ret < 0)
 			return ret;
 	}
-	return n;
+	return n + landed;
 }

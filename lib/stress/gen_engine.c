@@ -123,7 +123,7 @@ static int sleep_ms(const struct nd_engine *en, uint64_t now, bool woken_by_othe
 			until = sooner(until, now - t % period + (t % period < on ? on : period));
 		if (!job->iters)
 			until = sooner(until, now - t % en->step_ns + en->step_ns);
-		for (i = 0; job->probes && i < en->n_qps; i++) {
+		for (i = 0; nd_gen_probing(job) && i < en->n_qps; i++) {
 			const struct nd_qp *q = &en->qps[i];
 
 			if (q->probe && q->active && !q->probe_busy)
@@ -298,9 +298,13 @@ int nd_engine_init(struct nd_engine *en, struct nd_err *e)
 	en->step_ns = (uint64_t)(job->duration_s * 1e9);
 	en->interval_ns = (uint64_t)(job->interval_s * 1e9);
 	en->rng = nd_gen_mix64(nd_gen_now_ns() ^ ((uint64_t)en->rank << 32)) | 1;
-	en->spin_ns = en->local->event ? 0 : ND_SPIN_NS;
-	if (job->probes && job->probe_size > scratch)
-		scratch = job->probe_size;
+	if (job->latency && job->op == ND_OP_WRITE && (!en->mem->host || en->mem->gpu))
+		return nd_err_set(e, -EINVAL, "--latency with --op write watches the probe buffer "
+				  "from the CPU: give it host memory (--mem host)");
+	/* latency is measured as perftest does: polling, never sleeping */
+	en->spin_ns = en->local->event ? 0 : job->latency ? UINT64_MAX : ND_SPIN_NS;
+	if (nd_gen_probing(job) && nd_gen_probe_size(job) > scratch)
+		scratch = nd_gen_probe_size(job);
 	en->wr = calloc(job->tx_depth, sizeof(*en->wr));
 	en->sge = calloc(job->tx_depth, sizeof(*en->sge));
 	en->scratch = malloc(scratch);

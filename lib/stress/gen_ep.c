@@ -56,17 +56,22 @@ static void layout_bulk(struct nd_engine *en, struct nd_qp *q, size_t *total)
 
 static void layout_probe(struct nd_engine *en, struct nd_qp *q, size_t *total)
 {
-	size_t slot = up(en->job->probe_size);
+	size_t slot = up(nd_gen_probe_size(en->job));
 
 	q->lslots = 1;
 	q->lbuf = take(total, slot);
 	q->rxslots = q->rx_depth = ND_PROBE_RX;
 	q->rxbuf = take(total, slot * ND_PROBE_RX);
+	/* WRITE latency: the peer writes here, and this end watches the last byte */
+	if (en->job->latency && en->job->op == ND_OP_WRITE) {
+		q->xslots = 1;
+		q->xbuf = take(total, slot);
+	}
 }
 
 static int count_qps(const struct nd_engine *en)
 {
-	uint32_t per = en->job->qps + (en->job->probes ? 1 : 0);
+	uint32_t per = nd_gen_bulk_qps(en->job) + (nd_gen_probing(en->job) ? 1 : 0);
 	size_t i, n = 0;
 
 	for (i = 0; i < en->plan->n_flows; i++)
@@ -78,7 +83,7 @@ static int count_qps(const struct nd_engine *en)
 int nd_ep_layout(struct nd_engine *en, size_t *bytes, struct nd_err *e)
 {
 	const struct nd_stress_job *job = en->job;
-	uint32_t per = job->qps + (job->probes ? 1 : 0), k;
+	uint32_t per = nd_gen_bulk_qps(job) + (nd_gen_probing(job) ? 1 : 0), k;
 	size_t i, total = 0, n = (size_t)count_qps(en);
 
 	en->slot_size = (uint32_t)up(nd_sizes_max(&job->sizes));
@@ -95,7 +100,7 @@ int nd_ep_layout(struct nd_engine *en, size_t *bytes, struct nd_err *e)
 
 			q->flow = f;
 			q->idx = (uint16_t)k;
-			q->probe = k == job->qps;
+			q->probe = k == nd_gen_bulk_qps(job);
 			q->sink = f->dst == en->rank;
 			/* the rank that posts the flow's work also sends its probes */
 			q->active = nd_gen_flow_active(f, job->op) == en->rank;
@@ -315,10 +320,10 @@ int nd_ep_connect_verbs(struct nd_engine *en, const struct nd_gen_rank_info *inf
 
 int nd_ep_repost(struct nd_engine *en, struct nd_qp *q, uint32_t slot)
 {
-	size_t sz = q->probe ? up(en->job->probe_size) : en->slot_size;
+	size_t sz = q->probe ? up(nd_gen_probe_size(en->job)) : en->slot_size;
 	struct ibv_sge sge = {
 		.addr = en->mem->nic_base + q->rxbuf + (slot % (q->rxslots ? q->rxslots : 1)) * sz,
-		.length = (uint32_t)(q->probe ? en->job->probe_size : en->slot_size),
+		.length = (uint32_t)(q->probe ? nd_gen_probe_size(en->job) : en->slot_size),
 		.lkey = en->mem->mr->lkey,
 	};
 	struct ibv_recv_wr wr = { 0 }, *bad;

@@ -70,7 +70,7 @@ int nd_gen_info_decode(struct nd_rbuf *r, const struct nd_gen_plan *plan,
 		       const struct nd_stress_job *job, uint32_t rank,
 		       struct nd_gen_rank_info *out)
 {
-	uint32_t qps = job->qps + (job->probes ? 1 : 0);
+	uint32_t qps = nd_gen_bulk_qps(job) + (nd_gen_probing(job) ? 1 : 0);
 	const uint8_t *gid;
 	size_t n, i, part;
 

@@ -151,7 +151,7 @@ void nd_stress_job_init(struct nd_stress_job *job)
 	job->sizes.n = 1;
 	job->qps = 1;
 	job->tx_depth = 128;
-	job->cq_mod = 64;
+	job->cq_mod = 0;		/* by message size (gen_post.c) */
 	job->duration_s = 5;
 	job->probe_size = 64;
 	job->probe_interval_us = 1000;
@@ -177,10 +177,10 @@ int nd_stress_job_check(const struct nd_stress_job *job, struct nd_err *e)
 		return nd_err_set(e, -EINVAL, "--qps must be 1..1024, not %u", job->qps);
 	if (!job->tx_depth || job->tx_depth > 16384)
 		return nd_err_set(e, -EINVAL, "--tx-depth must be 1..16384, not %u", job->tx_depth);
-	if (!job->cq_mod || job->cq_mod > job->tx_depth)
-		return nd_err_set(e, -EINVAL, "--cq-mod %u must be 1..--tx-depth (%u): a queue "
-				  "full of unsignalled work requests never completes", job->cq_mod,
-				  job->tx_depth);
+	if (job->cq_mod > job->tx_depth)
+		return nd_err_set(e, -EINVAL, "--cq-mod %u must be 0 (by message size) or "
+				  "1..--tx-depth (%u): a queue full of unsignalled work requests never "
+				  "completes", job->cq_mod, job->tx_depth);
 	if (!job->iters && !(job->duration_s > 0))
 		return nd_err_set(e, -EINVAL, "give --duration or --iters");
 	if (job->duration_s < 0 || job->duration_s > 7 * 86400.0)
@@ -193,6 +193,11 @@ int nd_stress_job_check(const struct nd_stress_job *job, struct nd_err *e)
 			    !job->probe_interval_us))
 		return nd_err_set(e, -EINVAL, "--probe-size must be 1..65536 and "
 				  "--probe-interval above 0");
+	if (job->latency && (job->op != ND_OP_WRITE && job->op != ND_OP_SEND))
+		return nd_err_set(e, -EINVAL, "--latency measures --op write (as ib_write_lat) or "
+				  "--op send (as ib_send_lat), not --op %s", nd_op_name(job->op));
+	if (job->latency && (job->sizes.kind != ND_SIZES_FIXED || job->sizes.size[0] > 65536))
+		return nd_err_set(e, -EINVAL, "--latency takes one --size of 1..65536 bytes");
 	if (job->margin_s < 0 || (job->margin_s > 0 && (job->iters ||
 						       2 * job->margin_s >= job->duration_s)))
 		return nd_err_set(e, -EINVAL, "--margin needs --duration, and must leave some of "

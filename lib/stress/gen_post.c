@@ -2,9 +2,10 @@
 /*
  * Posting bulk work requests: all the QP's window has room for, in one chain per doorbell (on
  * soft devices a doorbell is a system call that does the transport's work too, so fewer and
- * longer ones cost less), one in cq_mod signalled, within the flow's pace (software, when the
- * NIC has no per-QP rate limit) and the burst's on time. Sizes follow the job: one, the
- * current sweep step, or a draw from the distribution.
+ * longer ones cost less), some signalled (due_signal()), within the flow's pace (software, when
+ * the NIC has no per-QP rate limit) and the burst's on time. Sizes follow the job: one, the
+ * current sweep step, or a draw from the distribution. When its time is up a QP posts one
+ * signalled message more if its last ones were not, so every byte sent is counted.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -109,8 +110,30 @@ static const enum ibv_wr_opcode opcodes[ND_OP_COUNT] = {
 	[ND_OP_READ] = IBV_WR_RDMA_READ,
 };
 
-/* Fill work request @n for message q->posted; false when it must wait. */
-static int build_wr(struct nd_engine *en, struct nd_qp *q, unsigned int n, uint64_t now)
+/*
+ * Bytes are counted when a signalled completion says they landed, so signals must come often
+ * enough for every window to see some, and seldom enough to cost nothing: by default (--cq-mod
+ * 0) one per 64 messages or per 4 MiB, whichever comes first, and at least four per send window
+ * (4 KiB messages: every 64th; 1 MiB: every 4th). --cq-mod N: every Nth, as perftest does.
+ */
+#define SIG_MSGS 64
+#define SIG_BYTES (4u << 20)
+
+static bool due_signal(const struct nd_stress_job *job, struct nd_qp *q, uint32_t size)
+{
+	uint32_t per_window = job->tx_depth / 4 ? job->tx_depth / 4 : 1;
+
+	q->unsig_msgs++;
+	q->unsig_bytes += size;
+	if (job->cq_mod)
+		return q->unsig_msgs >= job->cq_mod;
+	return q->unsig_msgs >= SIG_MSGS || q->unsig_msgs >= per_window ||
+	       q->unsig_bytes >= SIG_BYTES;
+}
+
+/* Fill work request @n for message q->posted (signalled when @close); -EAGAIN: must wait. */
+static int build_wr(struct nd_engine *en, struct nd_qp *q, unsigned int n, uint64_t now,
+		    bool close)
 {
 	const struct nd_stress_job *job = en->job;
 	struct ibv_send_wr *wr = &en->wr[n];
@@ -122,7 +145,7 @@ static int build_wr(struct nd_engine *en, struct nd_qp *q, unsigned int n, uint6
 	struct nd_sig *s;
 	int ret;
 
-	if (!paced(en, &en->flows[q->fidx], size, now))
+	if (!close && !paced(en, &en->flows[q->fidx], size, now))
 		return -EAGAIN;
 	if (job->op != ND_OP_READ) {
 		if (job->validate && (ret = stamp(en, q, off, slot, seq, size)))
@@ -146,8 +169,10 @@ static int build_wr(struct nd_engine *en, struct nd_qp *q, unsigned int n, uint6
 	if (job->op != ND_OP_READ && !en->mem->gpu && size <= en->local->inline_max)
 		wr->send_flags |= IBV_SEND_INLINE;
 	last = job->iters && q->step_posted + 1 == job->iters && q->step + 1u == en->n_steps;
-	sig = (seq + 1) % job->cq_mod == 0 || last;
+	sig = due_signal(job, q, size) || last || close;
 	if (sig) {
+		q->unsig_msgs = 0;
+		q->unsig_bytes = 0;
 		if (q->nsig_posted == q->nsig_done)
 			q->last_progress = now;
 		s = &q->sig[q->nsig_posted % q->nsig];
@@ -179,10 +204,13 @@ static int post_qp(struct nd_engine *en, struct nd_qp *q)
 
 	while (n < window && !q->finished) {
 		if (!advance_step(en, q, now)) {
+			/* time is up: the unsignalled tail gets a signalled message behind it */
 			q->finished = true;
+			if (q->unsig_msgs && !(ret = build_wr(en, q, n, now, true)))
+				n++;
 			break;
 		}
-		ret = build_wr(en, q, n, now);
+		ret = build_wr(en, q, n, now, false);
 		if (ret)
 			break;
 		n++;
@@ -209,12 +237,23 @@ int nd_post_all(struct nd_engine *en, uint64_t now)
 	for (i = 0; i < en->n_qps; i++) {
 		struct nd_qp *q = &en->qps[i];
 
-		if (!q->active || q->probe)
+		if (!q->active)
 			continue;
-		/* an off period can outlast the run: the clock still ends it */
-		if (!q->finished && off && !advance_step(en, q, now))
+		/* --latency: a probe QP is done after its time or its round trips */
+		if (q->probe) {
+			if (en->job->latency && !q->finished && !q->probe_busy &&
+			    (en->job->iters ? q->done >= en->job->iters : !advance_step(en, q, now)))
+				q->finished = true;
+			all_done &= q->finished || !en->job->latency;
+			continue;
+		}
+		/*
+		 * An off period can outlast the run: the clock still ends it (post_qp() then
+		 * closes an unsignalled tail; a QP ends at once without one).
+		 */
+		if (!q->finished && off && !advance_step(en, q, now) && !q->unsig_msgs)
 			q->finished = true;
-		if (!q->finished && !off) {
+		if (!q->finished && (!off || !advance_step(en, q, now))) {
 			ret = post_qp(en, q);
 			if (ret < 0)
 				return ret;

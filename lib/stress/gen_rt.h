@@ -167,6 +167,8 @@ struct nd_qp {
 	/* progress: done advances at signalled completions only */
 	uint64_t posted, done, posted_bytes, done_bytes;
 	uint64_t nsig_posted, nsig_done;
+	uint32_t unsig_msgs;		/* posted since the last signalled one, and their bytes */
+	uint64_t unsig_bytes;
 	struct nd_sig *sig;
 	size_t nsig;
 	uint64_t last_progress;		/* watchdog: last completion, or first wait */
@@ -176,9 +178,11 @@ struct nd_qp {
 	uint32_t *lsize;		/* READ with validation: the size read into each slot */
 	uint64_t rx_seq;		/* sink: next sequence number expected */
 	uint64_t max_seq;		/* sink: highest seq seen + 1 */
-	/* probes */
+	/* probes (done: their round trips, with --latency) */
 	bool probe_busy;
 	uint64_t probe_t, probe_next;
+	uint8_t lat_mark;		/* WRITE latency: the last byte of the probe in flight */
+	uint32_t lat_posted;
 };
 
 /* Per flow this rank drives: pacing and what it measured. */

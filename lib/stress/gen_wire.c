@@ -197,6 +197,7 @@ static const struct {
 	JF("--burst (on)", JF_U32, burst_on_us, 4e9),
 	JF("--burst (off)", JF_U32, burst_off_us, 4e9),
 	JF("--probes", JF_BOOL, probes, 1),
+	JF("--latency", JF_BOOL, latency, 1),
 	JF("--probe-size", JF_U32, probe_size, 65536),
 	JF("--probe-interval", JF_U32, probe_interval_us, 4e9),
 	JF("--validate", JF_BOOL, validate, 1),

@@ -1,30 +1,38 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# `make bench`, in the guest: the cost of one full counter sample of a port with `nodrop counters`
-# against what scripts run today, `ethtool -S DEV` plus `rdma statistic show link DEV/1` as
-# processes. Two ports: nicsim0 (84 driver strings and pause statistics, no RDMA) and veth0
-# with soft-RoCE rxe0 (driver strings, pause statistics, RDMA netlink). Same guest, same run;
-# the ratio is what counts (TCG makes absolute times slow). Both sides pay for a process per
-# sample, where start-up and dynamic linking dominate; `--watch 0` shows what a sample costs
-# inside one long-running nodrop (a collector, triage, a stress run's before/after).
+# `make bench`, in the guest: the cost of counter samples against what scripts run today,
+# `ethtool -S DEV` plus `ethtool --include-statistics -a DEV` (nicsim ports: 84 driver strings and
+# pause statistics, no RDMA) or plus `rdma statistic show link rxe0/1` (veth0 under soft-RoCE),
+# as processes, per port.
+# - in-process: one port's sample inside a long-running sampler (build/ctr_bench back to back:
+#   sample, diff, as a watcher does), for 1, 8 and 64 nicsim ports and for veth0+rxe0;
+# - one-shot: `nodrop counters -j DEV` as a process against `ethtool -S DEV` as a process.
+# Same guest, same run, rounds alternating which side goes first; the best round of each side
+# counts, and every round is printed. Asserts no timing (TCG makes absolute times slow; the
+# ratio is what counts).
 set -u
 . tests/vm/guest-lib.sh
 
 ND=${ND_NODROP:-build/nodrop}
+CB=${ND_CTR_BENCH:-build/ctr_bench}
 DCB=/usr/sbin/dcb
 IP=/usr/sbin/ip
 RDMA=/usr/bin/rdma
 ETHTOOL=/usr/sbin/ethtool
-N=${ND_BENCH_SAMPLES:-100}
-W=${ND_BENCH_WATCH:-500}
+N=${ND_BENCH_SAMPLES:-40}
 ROUNDS=${ND_BENCH_ROUNDS:-3}
+SECS=${ND_BENCH_SECONDS:-2}
 
 [ -x $ETHTOOL ] || { echo "ethtool is not installed: apt-get install ethtool (make deps-check)"; exit 3; }
-nd_vm_nicsim_load 1 >/dev/null || exit 3
-$IP link set nicsim0 up && $DCB pfc set dev nicsim0 prio-pfc 3:on || exit 3
+[ -x "$CB" ] || { echo "$CB is missing: make $CB"; exit 3; }
+nd_vm_nicsim_load 64 >/dev/null || exit 3
+for i in $(seq 0 63); do
+	$IP link set "nicsim$i" up && $DCB pfc set dev "nicsim$i" prio-pfc 3:on || exit 3
+done
 nd_vm_rxe_up >/dev/null || exit 3
 
 ns() { date +%s%N; }
+ports() { local i; for ((i = 0; i < $1; i++)); do echo "nicsim$i"; done; }
 
 # per_sample CMD...: mean microseconds of one run of CMD over N runs
 per_sample() {
@@ -35,10 +43,11 @@ per_sample() {
 	echo $(((t1 - t0) / N / 1000))
 }
 
-nd_nicsim() { "$ND" counters -j nicsim0; }
-hand_nicsim() { $ETHTOOL -S nicsim0 && $ETHTOOL --include-statistics -a nicsim0; }
-nd_rxe() { "$ND" counters -j veth0; }
-# veth has no pause parameters: ethtool -a fails on it, and nodrop finds no pause statistics
+# the scripts: every port of the list, a process per tool and port
+hand_nicsim() {
+	local d
+	for d in "$@"; do $ETHTOOL -S "$d" && $ETHTOOL --include-statistics -a "$d" || return 1; done
+}
 hand_rxe() { $ETHTOOL -S veth0 && $RDMA statistic show link rxe0/1; }
 
 # the reference must read what nodrop reads, or the comparison is void
@@ -47,39 +56,54 @@ hand_rxe >/dev/null || { echo "ethtool/rdma cannot read veth0/rxe0"; exit 1; }
 	"$ND" counters -j veth0 | jq -e '.[0].rdma.via == "netlink"' >/dev/null ||
 	{ echo "nodrop did not read every source"; exit 1; }
 
+# in_process PORT...: microseconds of one port's sample in a long-running sampler
+in_process() {
+	"$CB" 0 "$SECS" "$@" | awk '{ for (i = 1; i < NF; i++) if ($(i + 1) == "us") { print $i; exit } }'
+}
+
 best() { # NAME VALUE: keep the smallest value per name
 	local cur
 	eval "cur=\${best_$1:-0}"
-	if [ "$cur" = 0 ] || [ "$2" -lt "$cur" ]; then eval "best_$1=$2"; fi
-}
-
-# in_process DEV: mean microseconds of one sample inside `nodrop counters --watch 0`, with the
-# start-up spread over W samples
-in_process() {
-	local t0
-	t0=$(ns)
-	"$ND" counters -w 0 -c "$W" -j "$1" >/dev/null || { echo "watch on $1 failed" >&2; return 1; }
-	echo $((($(ns) - t0) / (W + 1) / 1000))
+	if [ "$cur" = 0 ] || awk -v a="$2" -v b="$cur" 'BEGIN { exit !(a < b) }'; then
+		eval "best_$1=$2"
+	fi
 }
 
 for r in $(seq "$ROUNDS"); do
-	a=$(per_sample nd_nicsim) && b=$(per_sample hand_nicsim) && c=$(per_sample nd_rxe) &&
-		d=$(per_sample hand_rxe) && e=$(in_process nicsim0) && f=$(in_process veth0) || exit 1
-	echo "round $r: nicsim0 nodrop ${a} us, ethtool ${b} us, in-process ${e} us;" \
-		"veth0/rxe0 nodrop ${c} us, ethtool+rdma ${d} us, in-process ${f} us"
-	best nd_nicsim "$a"
-	best hand_nicsim "$b"
-	best nd_rxe "$c"
-	best hand_rxe "$d"
-	best in_nicsim "$e"
-	best in_rxe "$f"
+	for k in 1 8 64; do
+		mapfile -t list < <(ports "$k")
+		if [ $((r % 2)) = 1 ]; then
+			a=$(N=$((N * 8 / (k + 7))) per_sample hand_nicsim "${list[@]}") &&
+				b=$(in_process "${list[@]}") || exit 1
+		else
+			b=$(in_process "${list[@]}") &&
+				a=$(N=$((N * 8 / (k + 7))) per_sample hand_nicsim "${list[@]}") || exit 1
+		fi
+		echo "round $r: $k nicsim ports: ethtool -S + -a as processes $a us per round," \
+			"in-process $b us per port sample"
+		best "hand_$k" "$(awk -v a="$a" -v k="$k" 'BEGIN { printf "%.1f", a / k }')"
+		best "in_$k" "$b"
+	done
+	c=$(per_sample hand_rxe) && d=$(in_process veth0) || exit 1
+	e=$(per_sample "$ND" counters -j nicsim0) && f=$(per_sample $ETHTOOL -S nicsim0) || exit 1
+	g=$(per_sample $ETHTOOL -S nicsim0) && h=$(per_sample "$ND" counters -j nicsim0) || exit 1
+	echo "round $r: veth0+rxe0 ethtool -S + rdma statistic $c us, in-process $d us;" \
+		"one-shot nicsim0: nodrop counters -j $e/$h us, ethtool -S $f/$g us"
+	best hand_rxe "$c"
+	best in_rxe "$d"
+	best nd_once "$e"
+	best nd_once "$h"
+	best eth_once "$f"
+	best eth_once "$g"
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
-echo "sample nicsim0 (best of $ROUNDS): ethtool -S + ethtool --include-statistics -a" \
-	"${best_hand_nicsim} us per sample; nodrop counters ${best_nd_nicsim} us as a process" \
-	"($(ratio "$best_hand_nicsim" "$best_nd_nicsim")x), ${best_in_nicsim} us in a watch" \
-	"($(ratio "$best_hand_nicsim" "$best_in_nicsim")x)"
-echo "sample veth0+rxe0 (best of $ROUNDS): ethtool -S + rdma statistic show link" \
-	"${best_hand_rxe} us per sample; nodrop counters ${best_nd_rxe} us as a process" \
-	"($(ratio "$best_hand_rxe" "$best_nd_rxe")x), ${best_in_rxe} us in a watch" \
-	"($(ratio "$best_hand_rxe" "$best_in_rxe")x)"
+for k in 1 8 64; do
+	eval "h=\$best_hand_$k i=\$best_in_$k"
+	echo "sample $k nicsim port(s) (best of $ROUNDS): ethtool -S + ethtool -a ${h} us per port," \
+		"in-process ${i} us per port: $(ratio "$h" "$i")x"
+done
+echo "sample veth0+rxe0 (best of $ROUNDS): ethtool -S + rdma statistic ${best_hand_rxe} us," \
+	"in-process ${best_in_rxe} us: $(ratio "$best_hand_rxe" "$best_in_rxe")x"
+echo "sample one-shot nicsim0 (best of $((2 * ROUNDS))): ethtool -S ${best_eth_once} us," \
+	"nodrop counters -j ${best_nd_once} us: nodrop/ethtool $(ratio "$best_nd_once" "$best_eth_once")x" \
+	"of the time"

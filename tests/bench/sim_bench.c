@@ -9,7 +9,7 @@
  *	the same leaf-spine scenario (make bench: web search at 30 % load) grown to 8, 64, 256,
  *	1024 and 4096 hosts, leaves = spines = sqrt-ish of the hosts, simulated for a time that
  *	gives each size about the same number of events
- *	(3x the scenario's duration at 8 hosts, 1/hosts of that beyond, 200 us at least). A fingerprint of the results (events,
+ *	(3x the scenario's duration at 8 hosts, 1/hosts of that beyond, 200 us at least).
  *	packets, flows done, the p99 slowdown's bits) follows each line: two builds that model
  *	the same thing print the same fingerprints.
  */

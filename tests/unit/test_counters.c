@@ -354,7 +354,7 @@ static void ethtool_sample(const char *fixture, const char *driver, struct nd_sa
 	memset(smp, 0, sizeof(*smp));
 	strcpy(smp->ifname, "fixture");
 	select_for(driver, NULL, &sel);
-	ck_assert_int_eq(nd_ctr_build_start(&b, smp, &sel), 0);
+	ck_assert_int_eq(nd_ctr_build_start(&b, smp, &sel, NULL), 0);
 	feed_ethtool(&b, fixture, count);
 	nd_ctr_build_finish(&b);
 }

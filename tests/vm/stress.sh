@@ -81,6 +81,23 @@ pair_report() {
 		.tos == 106'
 }
 
+# Big messages on several QPs at a rate that fills no 64-message signal window in the run:
+# bytes are still counted as they land (a signal per 4 MiB), and the unsignalled tail is
+# closed by one signalled message, so the sink's bytes and the sender's agree.
+big_messages() {
+	run_job big 2 -o write -s 1M -q 4 -D 2 --rate 0.2 --qp-timeout 21 && all_rc big 2 0 &&
+		jq_true big '.steps[0].avg_mib_s > 0 and .steps[0].messages >= 8 and
+			(.flows[0].series_gbps | map(select(. > 0)) | length) >= 4'
+}
+
+# --latency: one message in flight, answered at once; WRITE seen landing in memory, SEND
+# from its receive completion; --iters round trips, each measured.
+latency() { # NAME OP
+	run_job "$1" 2 --latency -o "$2" -s 64 -n 3000 --qp-timeout 21 && all_rc "$1" 2 0 &&
+		jq_true "$1" '.latency.count == 3000 and .latency.p50_us > 0 and
+			.latency.p50_us <= .latency.p99_us'
+}
+
 # The other operations and patterns, sizes swept and drawn from a file, bursts, several QPs.
 bidir_read() {
 	run_job bidir 2 -P bidir -o read -s 8K -D 2 --validate --rate 0.05 --qp-timeout 21 &&
@@ -259,7 +276,7 @@ bad_usage() {
 		--burst 10 &&
 	usage "nodrop stress: --mem 'gpu:0': --mem: 'gpu:0' is not host, host:huge, cuda:N or cuda:BUS_ID" \
 		-m gpu:0 &&
-	usage "nodrop stress: --cq-mod 256 must be 1..--tx-depth (128): a queue full of unsignalled work requests never completes" \
+	usage "nodrop stress: --cq-mod 256 must be 0 (by message size) or 1..--tx-depth (128): a queue full of unsignalled work requests never completes" \
 		--cq-mod 256 -c 127.0.0.1:1 &&
 	usage "nodrop stress: pattern pair needs exactly 2 ranks (1 -> 0), not 3 (at most 4096)" \
 		-l -c 127.0.0.1:19999 -N 3 --timeout 1
@@ -278,6 +295,9 @@ nd_vm_check "3:1 incast under mpirun" mpi_incast
 nd_vm_check "mpirun incast: LOSSLESS with counter evidence" lossless_evidence mpi
 nd_vm_check "plain verbs (automatic RoCE v2 GID), SEND/RECV, LOSSLESS" verbs_pair
 nd_vm_check "bidir RDMA READ, validated, LOSSLESS" bidir_read
+nd_vm_check "1 MiB on 4 QPs, slow: bytes counted as they land" big_messages
+nd_vm_check "--latency -o write: 3000 round trips seen in memory" latency latw write
+nd_vm_check "--latency -o send: 3000 round trips" latency lats send
 nd_vm_check "size sweep, 2 QPs per flow, a row per size" sweep
 nd_vm_check "sizes drawn from a distribution file" distribution
 nd_vm_check "victim pattern with bursts: the victim flow reported" victim
