@@ -311,6 +311,32 @@ check_errors() {
 		nd_vm_fail "unknown device: rc $rc: $out"
 }
 
+# What one more watch sample costs in system calls, from two watches of different lengths: a
+# port is found out once, then a sample is its reads (ETHTOOL_GSTATS; the pause request and its
+# reply; RDMA statistics likewise) and one poll of the netlink events, nothing from sysfs.
+per_sample_calls() { # DEV: "syscall calls-per-sample" lines
+	local short=$OUT/strace-$1-20 long=$OUT/strace-$1-60
+	strace -f -c -o "$short" "$ND" counters -w 0.01 -c 20 -j "$1" >/dev/null 2>&1 &&
+		strace -f -c -o "$long" "$ND" counters -w 0.01 -c 60 -j "$1" >/dev/null 2>&1 ||
+		return 1
+	awk 'FNR == NR { if ($4 ~ /^[0-9]+$/) a[$NF] = $4; next }
+	     $4 ~ /^[0-9]+$/ && $NF != "total" { printf "%s %.2f\n", $NF, ($4 - a[$NF]) / 40 }' \
+		"$short" "$long"
+}
+
+check_sample_syscalls() {
+	local dev calls bad
+	for dev in nicsim0 veth0; do
+		calls=$(per_sample_calls $dev) || { nd_vm_fail "strace of a watch on $dev failed"; continue; }
+		# output and the interval's sleep are the watch's, not the sample's
+		bad=$(awk '$1 !~ /^(write|clock_nanosleep|ioctl|sendto|recvmsg|recvfrom|poll|brk|mmap|munmap)$/ && $2 > 0.05 ||
+			   $1 == "ioctl" && $2 > 1.05 || $1 == "poll" && $2 > 1.05 ||
+			   ($1 == "sendto" || $1 == "recvmsg") && $2 > 2.05' <<<"$calls")
+		[ -z "$bad" ] && nd_vm_pass "$dev: a watch sample is its reads alone ($(tr '\n' ' ' <<<"$calls"))" ||
+			nd_vm_fail "$dev: more than the reads per sample: $(tr '\n' ' ' <<<"$bad")"
+	done
+}
+
 if ! setup; then
 	nd_vm_fail "testbed setup"
 	nd_vm_done
@@ -320,6 +346,7 @@ check_wrap
 check_pfc_toggle
 check_same_count_swap
 check_rxe
+check_sample_syscalls
 check_unprivileged
 check_prometheus
 check_errors
