@@ -82,11 +82,12 @@ const struct sim_ev *sim_heap_top(const struct sim_heap *h);
 /*
  * The event queue: a timing wheel of 4.096 ns buckets covering the next 67 us (where packets,
  * PFC frames, credit updates and DCQCN timers land) and the heap for what lies further. A
- * bucket is an unsorted list until the clock reaches it; then it is sorted once (by time, a
- * stable radix sort, so equal times keep push order) into the drain, and what is pushed into a
- * bucket already drained goes into a small heap beside it. Push and pop are O(1) however many
- * events share a bucket, so the cost per event does not grow with the fabric. Equal times pop
- * in push order.
+ * bucket of a few events is a list kept in order as events come (a sparse fabric's case); one
+ * that grows past that takes events in the order they come, and is sorted once when the clock
+ * reaches it (by time, stably, so equal times keep push order) into the drain; what is pushed
+ * into a bucket already drained goes into a small heap beside it. So the cost per event does
+ * not grow with the events that share a bucket, that is with the fabric. Equal times pop in
+ * push order.
  */
 #define SIM_WHEEL_SHIFT 12
 #define SIM_WHEEL_SLOTS 16384
@@ -105,8 +106,8 @@ struct sim_lev {
 struct sim_evq {
 	uint64_t cur;				/* the bucket of the last event popped */
 	uint32_t head[SIM_WHEEL_SLOTS], tail[SIM_WHEEL_SLOTS];
-	uint32_t count[SIM_WHEEL_SLOTS];
 	uint64_t bits[SIM_WHEEL_SLOTS / 64];	/* non-empty buckets */
+	uint64_t unsorted[SIM_WHEEL_SLOTS / 64];	/* appended out of order: sorted on loading */
 	struct sim_wev *pool;
 	uint32_t n_pool, cap_pool, free;
 	size_t n_wheel;				/* events in the buckets' lists */

@@ -118,6 +118,8 @@ bool sim_heap_pop(struct sim_heap *h, struct sim_ev *out)
 #define BUCKET_MASK ((1U << SIM_WHEEL_SHIFT) - 1)
 /* below this many events a bucket is sorted by insertion, above by radix */
 #define INSERTION_MAX 24
+/* a bucket keeps its list in order by insertion up to this many events, then sorts on loading */
+#define SORTED_MAX 8
 
 int sim_evq_init(struct sim_evq *q)
 {
@@ -136,7 +138,7 @@ void sim_evq_free(struct sim_evq *q)
 	sim_heap_free(&q->far);
 }
 
-/* Room for @n events in the drain's sorted run (and its scratch), so loading never fails. */
+/* Room for @n events in the drain's sorted run and its sort's scratch. */
 static int run_reserve(struct sim_evq *q, uint32_t n)
 {
 	struct sim_ev *run, *tmp;
@@ -170,6 +172,9 @@ static uint32_t wev_alloc(struct sim_evq *q)
 	}
 	if (q->n_pool == q->cap_pool) {
 		cap = q->cap_pool ? 2 * q->cap_pool : 4096;
+		/* a bucket holds at most the pool: loading it into the drain never allocates */
+		if (run_reserve(q, cap))
+			return SIM_NONE;
 		pool = realloc(q->pool, (size_t)cap * sizeof(*pool));
 		if (!pool)
 			return SIM_NONE;
@@ -224,11 +229,22 @@ static void late_pop(struct sim_evq *q, struct sim_ev *out)
 	h[i] = last;
 }
 
+static inline bool is_unsorted(const struct sim_evq *q, uint32_t slot)
+{
+	return q->unsorted[slot / 64] & (1ULL << (slot % 64));
+}
+
+static void append(struct sim_evq *q, uint32_t slot, uint32_t i)
+{
+	q->pool[q->tail[slot]].next = i;
+	q->tail[slot] = i;
+}
+
 int sim_evq_push(struct sim_evq *q, uint64_t t, uint8_t kind, uint32_t ref, uint16_t arg)
 {
 	struct sim_ev e = { .t = t, .ref = ref, .arg = arg, .kind = kind };
 	uint64_t b = t >> SIM_WHEEL_SHIFT;
-	uint32_t i, slot;
+	uint32_t i, slot, *link, k;
 
 	if (b >= q->cur + SIM_WHEEL_SLOTS)
 		return sim_heap_push(&q->far, t, kind, ref, arg);
@@ -236,23 +252,32 @@ int sim_evq_push(struct sim_evq *q, uint64_t t, uint8_t kind, uint32_t ref, uint
 	if (q->draining && b <= q->drained)
 		return late_push(q, &e);
 	slot = (uint32_t)(b & SLOT_MASK);
-	if (run_reserve(q, q->count[slot] + 1))
-		return -ENOMEM;
 	i = wev_alloc(q);
 	if (i == SIM_NONE)
 		return -ENOMEM;
 	q->pool[i].ev = e;
 	q->pool[i].next = SIM_NONE;
-	/* in push order: the sort on loading is stable */
-	if (q->head[slot] == SIM_NONE) {
-		q->head[slot] = i;
-		q->bits[slot / 64] |= 1ULL << (slot % 64);
-	} else {
-		q->pool[q->tail[slot]].next = i;
-	}
-	q->tail[slot] = i;
-	q->count[slot]++;
 	q->n_wheel++;
+	if (q->head[slot] == SIM_NONE) {
+		q->head[slot] = q->tail[slot] = i;
+		q->bits[slot / 64] |= 1ULL << (slot % 64);
+		return 0;
+	}
+	/* the common case: not earlier than the bucket's last (or the bucket sorts later) */
+	if (q->pool[q->tail[slot]].ev.t <= t || is_unsorted(q, slot)) {
+		append(q, slot, i);
+		return 0;
+	}
+	/* in place after the equal times, while that is a short walk; else sort on loading */
+	for (link = &q->head[slot], k = 0; q->pool[*link].ev.t <= t; link = &q->pool[*link].next) {
+		if (++k == SORTED_MAX) {
+			q->unsorted[slot / 64] |= 1ULL << (slot % 64);
+			append(q, slot, i);
+			return 0;
+		}
+	}
+	q->pool[i].next = *link;
+	*link = i;
 	return 0;
 }
 
@@ -304,21 +329,18 @@ static void sort_bucket(struct sim_ev *ev, struct sim_ev *tmp, uint32_t n)
 	}
 }
 
-/* Move the next non-empty bucket into the drain, sorted; its list goes back to the pool. */
-static void load_bucket(struct sim_evq *q)
+/* Move bucket @slot into the drain, sorted; its list goes back to the pool. */
+static void load_bucket(struct sim_evq *q, int slot)
 {
-	int slot = next_slot(q);
 	uint32_t i, n = 0, last = SIM_NONE;
 
-	if (slot < 0)
-		return;
 	for (i = q->head[slot]; i != SIM_NONE; last = i, i = q->pool[i].next)
 		q->run[n++] = q->pool[i].ev;
 	q->pool[last].next = q->free;
 	q->free = q->head[slot];
 	q->head[slot] = SIM_NONE;
 	q->bits[slot / 64] &= ~(1ULL << (slot % 64));
-	q->count[slot] = 0;
+	q->unsorted[slot / 64] &= ~(1ULL << (slot % 64));
 	q->n_wheel -= n;
 	sort_bucket(q->run, q->tmp, n);
 	q->run_i = 0;
@@ -327,28 +349,49 @@ static void load_bucket(struct sim_evq *q)
 	q->drained = q->run[0].t >> SIM_WHEEL_SHIFT;
 }
 
-bool sim_evq_pop(struct sim_evq *q, uint64_t until, struct sim_ev *out)
+/* Take the first event of a sorted bucket straight from its list. */
+static void take_head(struct sim_evq *q, int slot, struct sim_ev *out)
 {
-	const struct sim_ev *far = sim_heap_top(&q->far), *w = NULL;
-	bool late = false;
+	uint32_t i = q->head[slot];
 
-	if (!q->draining && q->n_wheel)
-		load_bucket(q);
-	if (q->draining) {
-		w = q->run_i < q->run_n ? &q->run[q->run_i] : NULL;
-		/* the run was pushed before anything in the heap: it wins equal times */
-		late = q->n_late && (!w || q->late[0].ev.t < w->t);
-		if (late)
-			w = &q->late[0].ev;
-	}
-	/* a far event pushed long ago may now be due before anything in the wheel */
-	if (!w || (far && far->t < w->t)) {
-		if (!far || far->t > until)
-			return false;
+	*out = q->pool[i].ev;
+	q->head[slot] = q->pool[i].next;
+	if (q->head[slot] == SIM_NONE)
+		q->bits[slot / 64] &= ~(1ULL << (slot % 64));
+	q->pool[i].next = q->free;
+	q->free = i;
+	q->n_wheel--;
+}
+
+/* A far event pushed long ago may be due before anything in the wheel: take it if @w is later. */
+static bool far_first(struct sim_evq *q, const struct sim_ev *w, uint64_t until, struct sim_ev *out,
+		      bool *taken)
+{
+	const struct sim_ev *far = sim_heap_top(&q->far);
+
+	*taken = false;
+	if (w && !(far && far->t < w->t))
+		return false;
+	if (far && far->t <= until) {
 		sim_heap_pop(&q->far, out);
 		q->cur = out->t >> SIM_WHEEL_SHIFT;
-		return true;
+		*taken = true;
 	}
+	return true;
+}
+
+/* The next event of the drain (its sorted run or the heap beside it). */
+static bool pop_drain(struct sim_evq *q, uint64_t until, struct sim_ev *out)
+{
+	const struct sim_ev *w = q->run_i < q->run_n ? &q->run[q->run_i] : NULL;
+	bool late, taken;
+
+	/* the run was pushed before anything in the heap: it wins equal times */
+	late = q->n_late && (!w || q->late[0].ev.t < w->t);
+	if (late)
+		w = &q->late[0].ev;
+	if (far_first(q, w, until, out, &taken))
+		return taken;
 	if (w->t > until)
 		return false;
 	if (late)
@@ -359,6 +402,32 @@ bool sim_evq_pop(struct sim_evq *q, uint64_t until, struct sim_ev *out)
 		q->draining = false;
 	q->cur = out->t >> SIM_WHEEL_SHIFT;
 	return true;
+}
+
+bool sim_evq_pop(struct sim_evq *q, uint64_t until, struct sim_ev *out)
+{
+	const struct sim_ev *w;
+	bool taken;
+	int slot;
+
+	if (!q->draining) {
+		if (!q->n_wheel)
+			return far_first(q, NULL, until, out, &taken) && taken;
+		slot = next_slot(q);
+		/* a bucket in order (a sparse fabric's every one): its head is next */
+		if (!is_unsorted(q, (uint32_t)slot)) {
+			w = &q->pool[q->head[slot]].ev;
+			if (far_first(q, w, until, out, &taken))
+				return taken;
+			if (w->t > until)
+				return false;
+			take_head(q, slot, out);
+			q->cur = out->t >> SIM_WHEEL_SHIFT;
+			return true;
+		}
+		load_bucket(q, slot);
+	}
+	return pop_drain(q, until, out);
 }
 
 uint64_t sim_mix64(uint64_t x)
