@@ -58,7 +58,7 @@ struct port_state {
 	bool known;			/* all below holds: a sample is the reads alone */
 	char driver[32], rdma_driver[32];
 	struct nd_ctr_sel sel;
-	bool eth, pause;		/* the sources that gave counters when found out */
+	bool eth, pause, pma;		/* the sources that gave counters when found out */
 	uint64_t found_ns;
 	struct rule_cache pause_rc, rdma_rc;
 	struct nd_ctr_scratch scratch;
@@ -402,10 +402,16 @@ static int read_rdma(struct nd_sampler *s, struct port_state *p, struct nd_ctr_b
 			return nd_err_set(e, ret, "%s: read %s/%u hw_counters: %s", p->ifname,
 					  p->ibdev, p->port, strerror(-ret));
 	}
+	/* a device without PMA counters (soft-RoCE) is not looked at again until found out */
+	if (p->known && !p->pma)
+		return 0;
 	ret = nd_ctr_read_pma(b, p->ibdev, p->port);
 	if (ret && ret != -ENOENT)
 		return nd_err_set(e, ret, "%s: read %s/%u PMA counters: %s", p->ifname, p->ibdev,
 				  p->port, strerror(-ret));
+	if (p->known && ret)
+		return -ESTALE;
+	p->pma = !ret;
 	return 0;
 }
 
