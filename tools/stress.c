@@ -20,6 +20,7 @@ enum {
 	OPT_RATE,
 	OPT_BURST,
 	OPT_PROBES,
+	OPT_WINDOW,
 	OPT_LATENCY,
 	OPT_PROBE_SIZE,
 	OPT_PROBE_INTERVAL,
@@ -55,6 +56,7 @@ static const struct nd_opt stress_opts[] = {
 	{ "size", 's', "SIZE", "bytes (65536, 64K), a sweep (64-1M) or @FILE of 'SIZE WEIGHT'" },
 	{ "qps", 'q', "N", "QPs per flow (default 1)" },
 	{ "tx-depth", 't', "N", "outstanding work requests per QP (default 128)" },
+	{ "window", OPT_WINDOW, "MIB", "at most MIB MiB in flight per QP (default 16; 0: --tx-depth)" },
 	{ "cq-mod", OPT_CQ_MOD, "N", "signal one work request in N (default 0: by size, see the man page)" },
 	{ "inline", OPT_INLINE, "BYTES", "send host messages up to BYTES inline (default 0)" },
 	{ "duration", 'D', "SECONDS", "seconds per message size (default 5)" },
@@ -208,6 +210,8 @@ static int traffic_opt(struct stress_args *a, int key, const char *arg)
 		return parse_u32("tx-depth", arg, 1, 16384, &j->tx_depth);
 	case OPT_CQ_MOD:
 		return parse_u32("cq-mod", arg, 0, 16384, &j->cq_mod);
+	case OPT_WINDOW:
+		return parse_u32("window", arg, 0, 65536, &j->window_mib);
 	case 'D':
 		return parse_secs("duration", arg, 0.001, 604800, &j->duration_s);
 	case 'n':

@@ -102,6 +102,7 @@ struct nd_stress_job {
 	uint32_t qps;			/* QPs per flow */
 	uint32_t tx_depth;		/* outstanding work requests per QP */
 	uint32_t cq_mod;		/* one signalled completion per cq_mod work requests */
+	uint32_t window_mib;		/* at most this much in flight per QP; 0: tx_depth only */
 	double duration_s;		/* per size step; 0 with iters */
 	uint64_t iters;			/* messages per QP and size step; 0: run for duration_s */
 	double rate_gbps;		/* per flow; 0 unlimited */

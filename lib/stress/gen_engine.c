@@ -6,6 +6,7 @@
  * barrier while still serving receives and probes for ranks that are not done yet.
  */
 #include <errno.h>
+#include <sched.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,15 @@ static void idle(struct nd_engine *en, uint64_t now)
 
 	if (!en->idle_since)
 		en->idle_since = now;
+	/*
+	 * --latency polls without sleeping, as perftest; but the peer may share this CPU (two
+	 * ranks on one host or guest): hand it over, which costs next to nothing on a core of
+	 * one's own.
+	 */
+	if (en->job->latency) {
+		sched_yield();
+		return;
+	}
 	if (since(now, en->idle_since) < en->spin_ns)
 		return;
 	if (ibv_req_notify_cq(en->dev->cq, 0))
@@ -295,6 +305,16 @@ int nd_engine_init(struct nd_engine *en, struct nd_err *e)
 	size_t i, scratch = en->slot_size;
 
 	en->n_steps = z->kind == ND_SIZES_SWEEP ? z->n : 1;
+	/*
+	 * Bytes in flight per QP are capped (16 MiB: many times any NIC's bandwidth-delay
+	 * product): a window of big messages on several QPs can hold more than a soft device's
+	 * queues, which then drop and retransmit until nothing moves.
+	 */
+	en->window = job->tx_depth;
+	if (job->window_mib && (uint64_t)job->window_mib * 1048576 / en->slot_size < en->window)
+		en->window = (uint32_t)((uint64_t)job->window_mib * 1048576 / en->slot_size);
+	if (!en->window)
+		en->window = 1;
 	en->step_ns = (uint64_t)(job->duration_s * 1e9);
 	en->interval_ns = (uint64_t)(job->interval_s * 1e9);
 	en->rng = nd_gen_mix64(nd_gen_now_ns() ^ ((uint64_t)en->rank << 32)) | 1;

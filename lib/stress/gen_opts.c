@@ -152,6 +152,7 @@ void nd_stress_job_init(struct nd_stress_job *job)
 	job->qps = 1;
 	job->tx_depth = 128;
 	job->cq_mod = 0;		/* by message size (gen_post.c) */
+	job->window_mib = 16;
 	job->duration_s = 5;
 	job->probe_size = 64;
 	job->probe_interval_us = 1000;

@@ -119,9 +119,10 @@ static const enum ibv_wr_opcode opcodes[ND_OP_COUNT] = {
 #define SIG_MSGS 64
 #define SIG_BYTES (4u << 20)
 
-static bool due_signal(const struct nd_stress_job *job, struct nd_qp *q, uint32_t size)
+static bool due_signal(const struct nd_engine *en, struct nd_qp *q, uint32_t size)
 {
-	uint32_t per_window = job->tx_depth / 4 ? job->tx_depth / 4 : 1;
+	const struct nd_stress_job *job = en->job;
+	uint32_t per_window = en->window / 4 ? en->window / 4 : 1;
 
 	q->unsig_msgs++;
 	q->unsig_bytes += size;
@@ -169,7 +170,7 @@ static int build_wr(struct nd_engine *en, struct nd_qp *q, unsigned int n, uint6
 	if (job->op != ND_OP_READ && !en->mem->gpu && size <= en->local->inline_max)
 		wr->send_flags |= IBV_SEND_INLINE;
 	last = job->iters && q->step_posted + 1 == job->iters && q->step + 1u == en->n_steps;
-	sig = due_signal(job, q, size) || last || close;
+	sig = due_signal(en, q, size) || last || close;
 	if (sig) {
 		q->unsig_msgs = 0;
 		q->unsig_bytes = 0;
@@ -197,7 +198,7 @@ static int build_wr(struct nd_engine *en, struct nd_qp *q, unsigned int n, uint6
 static int post_qp(struct nd_engine *en, struct nd_qp *q)
 {
 	/* a fresh clock per batch: completion latency is measured from it */
-	uint64_t window = en->job->tx_depth - (q->posted - q->done), now = nd_gen_now_ns();
+	uint64_t window = en->window - (q->posted - q->done), now = nd_gen_now_ns();
 	struct ibv_send_wr *bad;
 	unsigned int n = 0;
 	int ret = 0;

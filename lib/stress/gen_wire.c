@@ -191,6 +191,7 @@ static const struct {
 	JF("--qps", JF_U32, qps, 1024),
 	JF("--tx-depth", JF_U32, tx_depth, 16384),
 	JF("--cq-mod", JF_U32, cq_mod, 16384),
+	JF("--window", JF_U32, window_mib, 65536),
 	JF("--duration", JF_F64, duration_s, 7 * 86400.0),
 	JF("--iters", JF_U64, iters, 1e18),
 	JF("--rate", JF_F64, rate_gbps, 10000),

@@ -90,12 +90,17 @@ summary() {
 			m += a[i] / n
 		for (i = 1; i <= n; i++)
 			v += (a[i] - m) ^ 2 / (n > 1 ? n - 1 : 1)
-		return sqrt(v) / m
+		return m ? sqrt(v) / m : 0
 	}
 	BEGIN {
 		n = split(nv, x, " "); split(pv, y, " ")
 		for (i = 1; i <= n; i++)
 			won += lower ? (x[i] + 0 <= y[i] + 0) : (x[i] + 0 >= y[i] + 0)
+		if (med(pv) == 0) {
+			printf "stress %s (median of %d): nodrop %s, perftest 0 (it moved nothing at its defaults)\n",
+				what, n, med(nv)
+			exit
+		}
 		r = med(nv) / med(pv); spread = cv(pv)
 		good = lower ? r <= 1 : r >= 1
 		short = lower ? r - 1 : 1 - r
