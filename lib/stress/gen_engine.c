@@ -13,6 +13,9 @@
 
 #include "gen_rt.h"
 
+/* --latency: poll this long for an answer before yielding the CPU */
+#define LAT_SPIN_NS 50000
+
 #define HOUSEKEEP_NS 1000000ull
 #define PASSIVE_SLEEP_MS 20
 #define ACTIVE_SLEEP_MAX_NS (20 * HOUSEKEEP_NS)
@@ -151,11 +154,12 @@ static void idle(struct nd_engine *en, uint64_t now)
 		en->idle_since = now;
 	/*
 	 * --latency polls without sleeping, as perftest; but the peer may share this CPU (two
-	 * ranks on one host or guest): hand it over, which costs next to nothing on a core of
-	 * one's own.
+	 * ranks on one host or guest): after a while without an answer, hand it over. Not at
+	 * once: a system call per poll would add to every round trip on a core of one's own.
 	 */
 	if (en->job->latency) {
-		sched_yield();
+		if (since(now, en->idle_since) > LAT_SPIN_NS)
+			sched_yield();
 		return;
 	}
 	if (since(now, en->idle_since) < en->spin_ns)
