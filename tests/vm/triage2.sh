@@ -28,7 +28,11 @@ write_bw() { # PHASE
 	gid=$(nd_vm_rxe_gid rxe0 "$me") || return 1
 	args=(-d rxe0 -x "$gid" -D 3 -s 4096 -u 18)
 	if [ "$role" = server ]; then
-		timeout 60 ib_write_bw "${args[@]}" >"$ND_OUT/write_bw-$1.log" 2>&1
+		# Under 2 % loss perftest itself may give up (retries exceeded) after the run has
+		# moved data: the loss evidence is what the lossy phase checks, so the server only has
+		# to have served a client there.
+		timeout 60 ib_write_bw "${args[@]}" >"$ND_OUT/write_bw-$1.log" 2>&1 ||
+			{ [ "$1" = lossy ] && grep -q 'remote address' "$ND_OUT/write_bw-$1.log"; }
 	else
 		nd_vm_retry 100 0.3 timeout 30 ib_write_bw "${args[@]}" 198.18.0.1 \
 			>"$ND_OUT/write_bw-$1.log" 2>&1
