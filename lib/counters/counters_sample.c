@@ -464,20 +464,48 @@ static void fill_port(const struct port_state *p, struct nd_sample *out)
 	}
 }
 
+typedef int (*reads_fn)(struct nd_sampler *s, struct port_state *p, struct nd_ctr_build *b,
+			struct nd_err *e);
+
+/* One sample of @p under one timestamp, the sources read by @reads. */
+static int take(struct nd_sampler *s, struct port_state *p, struct nd_sample *out, reads_fn reads,
+		struct nd_err *e)
+{
+	struct nd_ctr_build b;
+	int ret;
+
+	fill_port(p, out);
+	if (nd_ctr_build_start(&b, out, &p->sel, &p->scratch))
+		return nd_err_set(e, -ENOMEM, "out of memory");
+	out->t_ns = now_ns();
+	ret = reads(s, p, &b, e);
+	if (ret) {
+		nd_ctr_build_abort(&b);
+		return ret;
+	}
+	nd_ctr_build_finish(&b);
+	return 0;
+}
+
+static void forget_all(struct nd_sampler *s)
+{
+	struct port_state *q;
+
+	for (q = s->ports; q; q = q->next)
+		q->known = false;
+}
+
 /* Find out everything about @p, then read it: the first sample, and after any change. */
 static int sample_full(struct nd_sampler *s, struct port_state *p, struct nd_sample *out,
 		       struct nd_err *e)
 {
 	const char *drivers[2];
-	struct nd_ctr_build b;
 	struct nd_ctr_sel sel;
-	struct port_state *q;
 	int ret;
 
 	/* what came before this is covered by finding out again, for every port */
 	if (nd_ctr_events_pending(&s->ev))
-		for (q = s->ports; q; q = q->next)
-			q->known = false;
+		forget_all(s);
 	p->known = false;
 	if (!nd_sys_exists("/sys/class/net/%s", p->ifname))
 		return nd_err_set(e, -ENODEV,
@@ -498,55 +526,40 @@ static int sample_full(struct nd_sampler *s, struct port_state *p, struct nd_sam
 		p->pause_rc.n = 0;
 		p->rdma_rc.n = 0;
 	}
-	fill_port(p, out);
-	if (nd_ctr_build_start(&b, out, &p->sel, &p->scratch))
-		return nd_err_set(e, -ENOMEM, "out of memory");
-	p->found_ns = out->t_ns = now_ns();
-	ret = read_all(s, p, &b, e);
-	if (ret) {
-		nd_ctr_build_abort(&b);
+	ret = take(s, p, out, read_all, e);
+	if (ret)
 		return ret;
-	}
-	nd_ctr_build_finish(&b);
+	p->found_ns = out->t_ns;
 	p->known = s->ev.n > 0;
 	return 0;
 }
 
 /* Only the reads, with what sample_full() found; any failure has it find out again. */
-static int sample_known(struct nd_sampler *s, struct port_state *p, struct nd_sample *out)
+static int read_known(struct nd_sampler *s, struct port_state *p, struct nd_ctr_build *b,
+		      struct nd_err *e)
 {
-	struct nd_err ignored = { 0 };
-	struct nd_ctr_build b;
 	size_t before;
 	int ret = 0;
 
-	fill_port(p, out);
-	if (nd_ctr_build_start(&b, out, &p->sel, &p->scratch))
-		return -ENOMEM;
-	out->t_ns = now_ns();
 	if (p->eth)
-		ret = nd_ctr_ethtool_values(p->et, s->fd, p->ifname, &b, &ignored);
+		ret = nd_ctr_ethtool_values(p->et, s->fd, p->ifname, b, e);
 	if (!ret && p->pause) {
-		before = out->n;
-		ret = read_pause(s, p, &b, &ignored);
+		before = b->smp->n;
+		ret = read_pause(s, p, b, e);
 		/* answered before, silent now: something changed */
-		if (!ret && out->n == before)
+		if (!ret && b->smp->n == before)
 			ret = -ESTALE;
 	}
 	if (!ret && p->have_rdma)
-		ret = read_rdma(s, p, &b, &ignored);
-	if (ret) {
-		nd_ctr_build_abort(&b);
-		return ret;
-	}
-	nd_ctr_build_finish(&b);
-	return 0;
+		ret = read_rdma(s, p, b, e);
+	return ret;
 }
 
 int nd_sample_port(struct nd_sampler *s, const char *ifname, struct nd_sample *out,
 		   struct nd_err *e)
 {
-	struct port_state *p, *q;
+	struct nd_err ignored = { 0 };
+	struct port_state *p;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -558,12 +571,13 @@ int nd_sample_port(struct nd_sampler *s, const char *ifname, struct nd_sample *o
 		return nd_err_set(e, -ENOMEM, "out of memory");
 	links_init(s);
 	if (p->known && (p->have_rdma || now_ns() - p->found_ns < RDMA_RESCAN_NS)) {
-		ret = sample_known(s, p, out);
+		ret = take(s, p, out, read_known, &ignored);
 		if (!ret && !nd_ctr_events_pending(&s->ev))
 			return 0;
-		/* a read failed, or an event came (about any port: what it says is not read) */
-		for (q = ret ? p : s->ports; q; q = ret ? NULL : q->next)
-			q->known = false;
+		/* an event came (about any port: what it says is not read); a failed read is
+		 * @p's alone, and sample_full() finds @p out again anyway */
+		if (!ret)
+			forget_all(s);
 		nd_sample_free(out);
 		memset(out, 0, sizeof(*out));
 	}

@@ -115,7 +115,6 @@ bool sim_heap_pop(struct sim_heap *h, struct sim_ev *out)
 
 #define SLOT_MASK (SIM_WHEEL_SLOTS - 1)
 #define WORDS (SIM_WHEEL_SLOTS / 64)
-#define BUCKET_MASK ((1U << SIM_WHEEL_SHIFT) - 1)
 /* below this many events a bucket is sorted by insertion, above by radix */
 #define INSERTION_MAX 24
 /* a bucket keeps its list in order by insertion up to this many events, then sorts on loading */

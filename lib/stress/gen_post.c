@@ -231,7 +231,7 @@ static int post_qp(struct nd_engine *en, struct nd_qp *q)
 
 int nd_post_all(struct nd_engine *en, uint64_t now)
 {
-	bool off = burst_off(en, now), all_done = true;
+	bool off = burst_off(en, now), all_done = true, ended;
 	int n = 0, ret;
 	size_t i;
 
@@ -252,9 +252,10 @@ int nd_post_all(struct nd_engine *en, uint64_t now)
 		 * An off period can outlast the run: the clock still ends it (post_qp() then
 		 * closes an unsignalled tail; a QP ends at once without one).
 		 */
-		if (!q->finished && off && !advance_step(en, q, now) && !q->unsig_msgs)
+		ended = off && !q->finished && !advance_step(en, q, now);
+		if (ended && !q->unsig_msgs)
 			q->finished = true;
-		if (!q->finished && (!off || !advance_step(en, q, now))) {
+		if (!q->finished && (!off || ended)) {
 			ret = post_qp(en, q);
 			if (ret < 0)
 				return ret;
