@@ -246,6 +246,13 @@ static void end_barrier(struct nd_engine *en)
 			return record(en, -ETIMEDOUT, &e);
 		}
 	}
+	/*
+	 * The coordinator still completes the barrier for the ranks left after one died, so
+	 * its abort can come in the same read as the barrier's reply: look at it once more.
+	 */
+	ret = en->rv->ops->poll(en->rv, &e);
+	if (ret)
+		record(en, ret, &e);
 }
 
 int nd_engine_run(struct nd_engine *en, struct nd_err *e)
