@@ -68,6 +68,16 @@ struct nd_lldp_agent {
 /* The first LLDP agent in /proc: 1 (and @agent filled), 0 none, -errno when /proc is unreadable. */
 int nd_lldp_agent_find(struct nd_lldp_agent *agent);
 
+struct stat;
+
+/*
+ * Read the whole regular file @path of at most @max bytes into a new NUL-terminated buffer
+ * (*@out, *@len; @st, when given, gets its fstat()). -EISDIR or -EINVAL for what is not a
+ * regular file, -E2BIG when over @max (also when it grew past it while read), else open's or
+ * read's -errno. Callers name the file and say what to do.
+ */
+int nd_file_read(const char *path, size_t max, char **out, size_t *len, struct stat *st);
+
 /* Copy @src into @dst of @size bytes, always terminated; returns strlen(@src) like BSD strlcpy. */
 size_t nd_strlcpy(char *dst, const char *src, size_t size);
 

@@ -71,6 +71,8 @@ bool nd_ctr_events_pending(struct nd_ctr_events *ev)
 	ssize_t n;
 	int i;
 
+	if (!ev->n)
+		return false;
 	for (i = 0; i < ev->n; i++)
 		pfd[i] = (struct pollfd){ .fd = ev->fd[i], .events = POLLIN };
 	if (poll(pfd, (nfds_t)ev->n, 0) <= 0)

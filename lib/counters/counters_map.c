@@ -135,13 +135,17 @@ static int conflicts(struct parse *p, const struct nd_ctr_rule *r)
 
 		if (o->source != r->source)
 			continue;
-		snprintf(other, sizeof(other), "%u", o->line);
+		/* formatted only for the error: this loop runs for every pair of rules */
 		if (!strcmp(o->prefix, r->prefix) && !strcmp(o->suffix, r->suffix) &&
-		    o->per_prio == r->per_prio)
+		    o->per_prio == r->per_prio) {
+			snprintf(other, sizeof(other), "%u", o->line);
 			return perr(p, "this raw name is already mapped on line %s%s", other, "");
-		if (o->info == r->info && o->sum != r->sum)
+		}
+		if (o->info == r->info && o->sum != r->sum) {
+			snprintf(other, sizeof(other), "%u", o->line);
 			return perr(p, "'sum' must be on every line for %s or on none "
 				    "(see line %s)", r->info->name, other);
+		}
 	}
 	return 0;
 }
@@ -269,34 +273,19 @@ int nd_ctr_map_parse(struct nd_ctr_maps *maps, const char *file, const char *tex
 
 static int read_file(const char *path, char **out, struct nd_err *e)
 {
-	FILE *f = fopen(path, "re");
-	char *buf;
-	size_t n;
+	size_t len;
+	int ret = nd_file_read(path, MAP_FILE_MAX, out, &len, NULL);
 
-	if (!f)
-		return nd_err_set(e, -errno, "cannot open counter map %s: %s", path,
-				  strerror(errno));
-	buf = malloc(MAP_FILE_MAX + 1);
-	if (!buf) {
-		fclose(f);
-		return nd_err_set(e, -ENOMEM, "out of memory reading %s", path);
-	}
-	n = fread(buf, 1, MAP_FILE_MAX + 1, f);
-	if (ferror(f) || n > MAP_FILE_MAX) {
-		int err = ferror(f) ? -EIO : -EFBIG;
-
-		fclose(f);
-		free(buf);
-		return nd_err_set(e, err, "%s: %s", path, err == -EIO ? "read error" :
-				  "larger than 1 MiB: not a counter map");
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (strlen(buf) != n) {
-		free(buf);
+	if (ret == -E2BIG)
+		return nd_err_set(e, -EFBIG, "%s: larger than 1 MiB: not a counter map", path);
+	if (ret == -EISDIR || ret == -EINVAL)
+		return nd_err_set(e, -EINVAL, "%s: not a regular file: not a counter map", path);
+	if (ret)
+		return nd_err_set(e, ret, "cannot open counter map %s: %s", path, strerror(-ret));
+	if (strlen(*out) != len) {
+		free(*out);
 		return nd_err_set(e, -EINVAL, "%s: holds a NUL byte: not a counter map", path);
 	}
-	*out = buf;
 	return 0;
 }
 

@@ -85,6 +85,9 @@ struct nd_sampler {
 	struct nd_nl rdma;
 	enum link_state rdma_state;
 	struct nd_ctr_events ev;	/* n == 0: none, every sample finds out again */
+	enum link_state ev_state;
+	uint32_t ethtool_group;		/* ethtool's monitor group, 0 when unknown */
+	unsigned long calls;		/* nd_sample_port() calls so far */
 	struct port_state *ports;
 };
 
@@ -273,28 +276,37 @@ static void driver_of(struct nd_sampler *s, const char *ifname, char *buf, size_
 }
 
 /*
- * The netlink links, opened on the first sample: generic netlink for ethtool's pause statistics
- * (and its monitor group), then the event sockets, before anything is found out.
+ * The netlink links: generic netlink for ethtool's pause statistics (and the number of its
+ * monitor group) on the first sample; the event sockets on the second, as a one-shot process
+ * never reads them. Until they are open no port counts as known, so every sample before finds
+ * out again and nothing is missed.
  */
 static void links_init(struct nd_sampler *s)
 {
 	struct nd_err ignored = { 0 };
-	uint32_t group = 0;
 
-	if (s->genl_state != LINK_UNTRIED)
-		return;
-	s->genl_state = LINK_NONE;
-	/* a fixture tree changes behind no kernel's back: there, every sample finds out again */
-	if (s->rooted)
-		return;
-	if (!nd_nl_open(&s->genl, NETLINK_GENERIC, &ignored)) {
-		if (!nd_ctr_genl_family(&s->genl, ETHTOOL_GENL_NAME, &s->ethtool_family,
-					ETHTOOL_MCGRP_MONITOR_NAME, &group, &ignored))
-			s->genl_state = LINK_OK;
-		else
-			nd_nl_close(&s->genl);
+	if (s->genl_state == LINK_UNTRIED) {
+		s->genl_state = LINK_NONE;
+		s->ev_state = LINK_NONE;
+		/* a fixture tree changes behind no kernel's back: every sample finds out again */
+		if (s->rooted)
+			return;
+		s->ev_state = LINK_UNTRIED;
+		if (!nd_nl_open(&s->genl, NETLINK_GENERIC, &ignored)) {
+			if (!nd_ctr_genl_family(&s->genl, ETHTOOL_GENL_NAME, &s->ethtool_family,
+						ETHTOOL_MCGRP_MONITOR_NAME, &s->ethtool_group,
+						&ignored))
+				s->genl_state = LINK_OK;
+			else
+				nd_nl_close(&s->genl);
+		}
 	}
-	if (nd_ctr_events_open(&s->ev, group))
+	if (s->ev_state != LINK_UNTRIED || s->calls++ == 0)
+		return;
+	s->ev_state = LINK_NONE;
+	if (!nd_ctr_events_open(&s->ev, s->ethtool_group))
+		s->ev_state = LINK_OK;
+	else
 		s->ev.n = 0;
 }
 

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/internal.h"
 #include "sim.h"
@@ -17,33 +16,16 @@
 
 int sim_slurp(const char *path, size_t max, char **out, size_t *len, struct nd_err *e)
 {
-	struct stat st;
-	size_t got = 0;
-	FILE *f;
-	char *buf;
+	int ret = nd_file_read(path, max, out, len, NULL);
 
-	f = fopen(path, "re");
-	if (!f)
-		return nd_err_set(e, -errno, "%s: cannot open: %s; check the path", path,
-				  strerror(errno));
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > max) {
-		fclose(f);
+	if (ret == -ENOMEM)
+		return nd_err_set(e, ret, "%s: out of memory", path);
+	if (ret == -EISDIR || ret == -EINVAL || ret == -E2BIG)
 		return nd_err_set(e, -EINVAL, "%s: not a regular file of at most %zu bytes", path,
 				  max);
-	}
-	buf = malloc(max + 1);
-	if (buf)
-		got = fread(buf, 1, max + 1, f);
-	fclose(f);
-	if (!buf)
-		return nd_err_set(e, -ENOMEM, "%s: out of memory", path);
-	if (got > max) {
-		free(buf);
-		return nd_err_set(e, -E2BIG, "%s: over %zu bytes", path, max);
-	}
-	buf[got] = '\0';
-	*out = buf;
-	*len = got;
+	if (ret)
+		return nd_err_set(e, ret, "%s: cannot open: %s; check the path", path,
+				  strerror(-ret));
 	return 0;
 }
 

@@ -69,24 +69,16 @@ static int parse_sweep(const char *s, uint64_t lo, const char *rest, struct nd_s
 
 static int read_file(const char *path, char **text, struct nd_err *e)
 {
-	FILE *f = fopen(path, "r");
-	size_t n;
+	size_t len;
+	int ret = nd_file_read(path, DIST_FILE_MAX, text, &len, NULL);
 
-	if (!f)
-		return nd_err_set(e, errno == ENOENT ? -ENOENT : -errno, "--size @%s: cannot open "
-				  "the size distribution: %s", path, strerror(errno));
-	*text = malloc(DIST_FILE_MAX + 1);
-	if (!*text) {
-		fclose(f);
-		return nd_err_set(e, -ENOMEM, "out of memory");
-	}
-	n = fread(*text, 1, DIST_FILE_MAX + 1, f);
-	fclose(f);
-	if (n > DIST_FILE_MAX) {
-		free(*text);
+	if (ret == -E2BIG)
 		return nd_err_set(e, -EINVAL, "--size @%s: larger than 256 KiB", path);
-	}
-	(*text)[n] = '\0';
+	if (ret == -EISDIR || ret == -EINVAL)
+		return nd_err_set(e, -EINVAL, "--size @%s: not a regular file", path);
+	if (ret)
+		return nd_err_set(e, ret, "--size @%s: cannot open the size distribution: %s",
+				  path, strerror(-ret));
 	return 0;
 }
 

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* The rooted accessor, the netdev -> RDMA mapping and rdma_cm defaults, on fixture trees. */
+/*
+ * The rooted accessor, the netdev -> RDMA mapping and rdma_cm defaults, on fixture trees; the
+ * whole-file reader every input file goes through.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/internal.h"
 #include "unit.h"
@@ -275,6 +280,92 @@ START_TEST(push_grows_by_one_zeroed)
 }
 END_TEST
 
+/* A file of @len bytes of seeded random text (no NUL) in a new temporary directory. */
+static void random_file(char *dir, char *path, size_t plen, size_t len, unsigned int seed)
+{
+	FILE *f;
+	size_t i;
+
+	snprintf(dir, 64, "/tmp/nd-file-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, plen, "%s/f", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	srand(seed);
+	for (i = 0; i < len; i++)
+		fputc('a' + rand() % 26, f);
+	fclose(f);
+}
+
+/* Sizes around the limit and the buffer's doublings, seeded: read whole, or -E2BIG. */
+START_TEST(file_read_sizes)
+{
+	static const size_t max = 5000;
+	char dir[64], path[PATH_MAX], *buf, *want;
+	unsigned int seed = 1795;
+	size_t len, got, k;
+	FILE *f;
+
+	for (k = 0; k < 40; k++) {
+		len = k < 4 ? (size_t[]){ 0, 1, max, max + 1 }[k] : (size_t)rand_r(&seed) % (2 * max);
+		random_file(dir, path, sizeof(path), len, seed + k);
+		buf = NULL;
+		if (len > max) {
+			ck_assert_int_eq(nd_file_read(path, max, &buf, &got, NULL), -E2BIG);
+			ck_assert_ptr_null(buf);
+		} else {
+			ck_assert_int_eq(nd_file_read(path, max, &buf, &got, NULL), 0);
+			ck_assert_uint_eq(got, len);
+			ck_assert_uint_eq(strlen(buf), len);
+			want = malloc(len + 1);
+			f = fopen(path, "r");
+			ck_assert_uint_eq(fread(want, 1, len + 1, f), len);
+			fclose(f);
+			ck_assert_int_eq(memcmp(buf, want, len), 0);
+			free(want);
+			free(buf);
+		}
+		unlink(path);
+		rmdir(dir);
+	}
+}
+END_TEST
+
+/* Not regular files: a directory, a FIFO (refused without waiting for a writer), none at all. */
+START_TEST(file_read_refuses)
+{
+	char dir[64] = "/tmp/nd-file-XXXXXX", path[PATH_MAX], *buf = NULL;
+	size_t len;
+	struct stat st;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(nd_file_read(dir, 100, &buf, &len, &st), -EISDIR);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(nd_file_read(path, 100, &buf, &len, &st), -EINVAL);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/none", dir);
+	ck_assert_int_eq(nd_file_read(path, 100, &buf, &len, NULL), -ENOENT);
+	ck_assert_ptr_null(buf);
+	rmdir(dir);
+}
+END_TEST
+
+/* A file whose size stat() does not tell (procfs says 0) is still read whole. */
+START_TEST(file_read_unsized)
+{
+	char *buf = NULL;
+	size_t len;
+
+	ck_assert_int_eq(nd_file_read("/proc/self/status", 1 << 20, &buf, &len, NULL), 0);
+	ck_assert_uint_gt(len, 100);
+	ck_assert_uint_eq(strlen(buf), len);
+	ck_assert_ptr_nonnull(strstr(buf, "VmRSS:"));
+	free(buf);
+	ck_assert_int_eq(nd_file_read("/proc/self/status", 10, &buf, &len, NULL), -E2BIG);
+}
+END_TEST
+
 Suite *suite_sysfs(void)
 {
 	Suite *s = suite_create("sysfs");
@@ -295,6 +386,9 @@ Suite *suite_sysfs(void)
 	tcase_add_test(tc, netdev_without_rdma);
 	tcase_add_test(tc, strlcpy_truncates);
 	tcase_add_test(tc, push_grows_by_one_zeroed);
+	tcase_add_test(tc, file_read_sizes);
+	tcase_add_test(tc, file_read_refuses);
+	tcase_add_test(tc, file_read_unsized);
 	suite_add_tcase(s, tc);
 	return s;
 }
