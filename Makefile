@@ -237,6 +237,8 @@ unit: deps-check $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so $(B)/libnodrop.so
 	$(Q)tests/layers.py $(B)
 	$(Q)tests/api.sh $(B) >$(B)/api.log || { grep -v '^ok' $(B)/api.log; exit 1; }
 	@tail -1 $(B)/api.log
+	$(Q)tests/compare.py $(B)/nodrop >$(B)/compare.log || { grep -v '^ok' $(B)/compare.log; exit 1; }
+	@sed 's/^/compare: /' $(B)/compare.log | tail -1
 
 valgrind: deps-check $(B)/nodrop
 	$(Q)ND_VALGRIND=1 tests/cli.sh $(B)/nodrop

@@ -24,5 +24,6 @@
 #include <nodrop/sim.h>
 #include <nodrop/stress.h>
 #include <nodrop/runreport.h>
+#include <nodrop/compare.h>
 
 #endif

@@ -122,6 +122,24 @@ esac
 	bad "journal after refusal: $(cat "$empty/state/journal.json")"
 rm -rf "$empty"
 
+# compare on recorded runs (tests/compare.py has the seeded cases; these also run under valgrind)
+F=$(dirname "$0")/fixtures/compare
+expect 0 "compare: an unchanged run" "$NODROP" compare "$F/stress-pair-1.json" \
+	"$F/stress-pair-2.json" "$F/stress-pair-3.json"
+echo "$out" | grep -q "against 2 runs (median)" && ok "compare: two baseline runs" || bad "$out"
+expect 1 "compare: the rate-limited run" "$NODROP" compare -j --latency 1000 --cpu 1000 \
+	--junit /tmp/nd-cli-junit.$$ "$F/stress-pair-1.json" "$F/stress-pair-2.json" \
+	"$F/stress-pair-4.json"
+echo "$out" | jq -e '.[0].result == "REGRESSION" and any(.[0].metrics[];
+	.name == "aggregate_gbps" and .worse)' >/dev/null && ok "compare: aggregate_gbps worse" ||
+	bad "$out"
+grep -q '<failure' /tmp/nd-cli-junit.$$ && ok "compare: JUnit has the failure" || bad "junit"
+rm -f /tmp/nd-cli-junit.$$
+expect 2 "compare: another workload" "$NODROP" compare "$F/stress-pair-1.json" \
+	"$F/stress-pair-netem.json"
+echo "$out" | grep -q -- "--qp-timeout 21 vs -1" && ok "compare: the option named" || bad "$out"
+expect 2 "compare: a missing file" "$NODROP" compare "$F/stress-pair-1.json" /nonexistent.json
+
 # every command in `nodrop --help` has its man page, listed in nodrop(8), and every option in a
 # command's --help is in its man page and the other way round
 expect 0 "--help lists commands" "$NODROP" --help

@@ -20,6 +20,7 @@ static const struct nd_cmd *const cmds[] = {
 	&nd_cmd_triage,
 	&nd_cmd_doctor,
 	&nd_cmd_stress,
+	&nd_cmd_compare,
 };
 
 static void usage(FILE *f)

@@ -30,6 +30,7 @@ struct sim_run {
 	struct nd_run_report report;
 	struct nd_sim_stats stats;
 	double wall_s;
+	const char *scenario;		/* its name: compare tells runs of other scenarios apart */
 };
 
 static const struct nd_opt sim_opts[] = {
@@ -120,6 +121,7 @@ static void print_stats(size_t i, void *data)
 
 	pr_open_object("sim");
 	pr_string(PR_TEXT, NULL, "  %s model:", run->report.fabric);
+	pr_string(PR_JSON, "scenario", NULL, run->scenario);
 	pr_uint(PR_ANY, "events", " %" PRIu64 " events", st->events);
 	pr_float(PR_TEXT, NULL, " in %.4f s", run->wall_s);
 	pr_float(PR_TEXT, NULL, " (%.1f M events/s)", run->wall_s > 0 ?
@@ -187,6 +189,7 @@ static int sim_cmd_run(const struct nd_cli *cli, int argc, char **argv, void *da
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ret = nd_sim_run(&sc, a->fabrics[i], &runs[i].report, &runs[i].stats, &e);
 		runs[i].wall_s = seconds_since(&t0);
+		runs[i].scenario = sc.name;
 		reports[i] = &runs[i].report;
 		n += !ret;
 	}

@@ -447,12 +447,61 @@ static void print_ranks(const struct nd_stress_result *r)
 	pr_close_array();
 }
 
+struct extra {
+	const struct nd_stress_result *r;
+	const struct nd_stress_job *job;
+};
+
+/*
+ * The traffic options of the run (JSON only), so that `nodrop compare` can tell runs of other
+ * options apart: the option names without "--" ("burst (on)" as "burst-on"), then the sizes.
+ */
+static void print_options(const struct nd_stress_job *job)
+{
+	static const char *const kinds[] = { "fixed", "sweep", "distribution" };
+	const char *opt;
+	char key[32], *q;
+	double v;
+	size_t i;
+
+	pr_open_object("options");
+	for (i = 0; (opt = nd_stress_job_option(job, i, &v)); i++) {
+		snprintf(key, sizeof(key), "%s", opt + 2);
+		q = strstr(key, " (");
+		if (q) {
+			*q = '-';
+			memmove(q + 1, q + 2, strlen(q + 2) + 1);
+			key[strlen(key) - 1] = '\0';
+		}
+		if (!strcmp(key, "pattern"))
+			pr_string(PR_JSON, key, NULL, nd_stress_pattern_name(job->pattern));
+		else if (!strcmp(key, "op"))
+			pr_string(PR_JSON, key, NULL, nd_op_name(job->op));
+		else
+			pr_float(PR_JSON, key, NULL, v);
+	}
+	pr_string(PR_JSON, "sizes_kind", NULL, kinds[job->sizes.kind]);
+	pr_open_array("sizes");
+	for (i = 0; i < job->sizes.n; i++)
+		pr_uint(PR_JSON, NULL, NULL, job->sizes.size[i]);
+	pr_close_array();
+	if (job->sizes.kind == ND_SIZES_DIST) {
+		pr_open_array("size_weights");
+		for (i = 0; i < job->sizes.n; i++)
+			pr_float(PR_JSON, NULL, NULL, job->sizes.weight[i]);
+		pr_close_array();
+	}
+	pr_close_object();
+}
+
 /* What stress measures beyond the shared report, inside its object. */
 static void print_extra(size_t i, void *data)
 {
-	const struct nd_stress_result *r = data;
+	const struct extra *x = data;
+	const struct nd_stress_result *r = x->r;
 
 	(void)i;
+	print_options(x->job);
 	print_steps(r);
 	pr_uint(PR_ANY, "nranks", "  %" PRIu64 " ranks", r->nranks);
 	pr_string(PR_ANY, "connect", ", %s", r->connect);
@@ -573,7 +622,8 @@ static int stress_run(const struct nd_cli *cli, int argc, char **argv, void *dat
 	}
 	pr_init(cli->json, cli->pretty);
 	if (r.gathered)
-		nd_print_run_report(NULL, r.report, a->flags, print_extra, 0, &r);
+		nd_print_run_report(NULL, r.report, a->flags, print_extra, 0,
+				    &(struct extra){ &r, &a->job });
 	else
 		print_short(&r);
 	pr_finish();

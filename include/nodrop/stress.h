@@ -122,6 +122,12 @@ struct nd_stress_job {
 };
 
 void nd_stress_job_init(struct nd_stress_job *job);
+/*
+ * Option @i of a job (0, 1, ... until NULL) as the option that sets it ("--qps", "--burst (on)")
+ * and its value (enums as their number, booleans 0/1, "not given" -1); the sizes are not
+ * among them. What ranks must agree on, and what a run's report records.
+ */
+const char *nd_stress_job_option(const struct nd_stress_job *job, size_t i, double *value);
 /* Consistency of a job on its own (sizes against validation, cq_mod against tx_depth, ...). */
 int nd_stress_job_check(const struct nd_stress_job *job, struct nd_err *e);
 /* The ToS byte of a profile's lossless class: roce.tos, else the DSCP mapped to a PFC priority. */

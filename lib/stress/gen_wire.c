@@ -339,6 +339,14 @@ int nd_gen_job_decode(struct nd_rbuf *r, struct nd_stress_job *job)
 	return r->bad ? -EPROTO : 0;
 }
 
+const char *nd_stress_job_option(const struct nd_stress_job *job, size_t i, double *value)
+{
+	if (i >= ND_ARRAY_SIZE(job_fields))
+		return NULL;
+	*value = field_get(job, i);
+	return job_fields[i].opt;
+}
+
 int nd_gen_job_diff(const struct nd_stress_job *a, const struct nd_stress_job *b, char *what,
 		    size_t len)
 {

@@ -5,6 +5,8 @@
 # each with rxe0 on eth0. Three runs in step, each its own token and port:
 #   clean   no impairment: LOSSLESS, both ports' counters as evidence
 #   netem   guest 1 drops 1 % of what eth0 sends: LOSSY, naming the counters that moved
+#   hist*   one workload three times into a results directory, then rate-limited by tbf:
+#           `nodrop compare --history` says ok for an unchanged run, a regression for the slow one
 #   kill    guest 1's rank is killed (SIGKILL) mid-run: rank 0 says FAILED, who went, at once
 # shellcheck disable=SC2317 # functions run through nd_vm_check
 set -u
@@ -83,6 +85,53 @@ netem_evidence() {
 		{ jq -c '{reason, evidence, retransmits}' "$OUT/netem.json" >&2; return 1; }
 }
 
+# History: runs of one workload into a results directory, as a nightly job keeps them. Two
+# runs are the baseline; an unchanged third compares ok (exit 0); a fourth, rate-limited on the
+# wire by tbf on guest 1 (the same options), is a regression (exit 1) that names the
+# throughput. The emulated guest's timing is not what this checks: latency and CPU limits are
+# opened wide, the throughput limit stays the default.
+HIST=(-o write -s 16K -D 3 --validate --rate 0.1 --qp-timeout 21)
+history_runs() {
+	local i
+	mkdir -p "$OUT/results"
+	for i in 1 2 3; do
+		rank "hist$i" $((18610 + i)) "${HIST[@]}" || return 1
+		if [ "$ME" = 0 ]; then
+			verdict_is "hist$i" lossless || return 1
+			[ "$i" = 3 ] || cp "$OUT/hist$i.json" "$OUT/results/hist$i.json"
+		fi
+	done
+}
+
+history_same() {
+	[ "$ME" = 1 ] && return 0
+	"$ND" compare --history "$OUT/results" --latency 1000 --cpu 1000 -j \
+		--junit "$OUT/compare-same.xml" "$OUT/hist3.json" >"$OUT/compare-same.json"
+	local rc=$?
+	[ "$rc" = 0 ] && jq -e '.[0].baseline | length == 2' "$OUT/compare-same.json" >/dev/null ||
+		{ echo "compare exited $rc" >&2; "$ND" compare --history "$OUT/results" \
+			--latency 1000 --cpu 1000 "$OUT/hist3.json" >&2; return 1; }
+}
+
+history_slow() {
+	local rc
+	if [ "$ME" = 1 ]; then
+		nd_vm_modprobe sch_tbf &&
+			/usr/sbin/tc qdisc add dev eth0 root tbf rate 30mbit burst 32k latency 400ms ||
+			return 1
+	fi
+	rank hist4 18614 "${HIST[@]}"
+	[ "$ME" = 1 ] && { /usr/sbin/tc qdisc del dev eth0 root; return 0; }
+	"$ND" compare --history "$OUT/results" --latency 1000 --cpu 1000 -j \
+		--junit "$OUT/compare-slow.xml" "$OUT/hist4.json" >"$OUT/compare-slow.json"
+	rc=$?
+	[ "$rc" = 1 ] && jq -e '.[0].metrics | any(.[]; .name == "aggregate_gbps" and .worse and
+		.change_pct < -30)' "$OUT/compare-slow.json" >/dev/null &&
+		grep -q '<failure message=' "$OUT/compare-slow.xml" ||
+		{ echo "compare exited $rc" >&2; "$ND" compare --history "$OUT/results" \
+			--latency 1000 --cpu 1000 "$OUT/hist4.json" >&2; return 1; }
+}
+
 # Rank 1 dies mid-run; rank 0 must give FAILED, naming it, long before the run would end.
 kill_rank() {
 	local t0 t1 pid
@@ -115,6 +164,9 @@ nd_vm_check "netem loss 1% on guest 1's eth0" netem_on
 nd_vm_check "lossy wire: LOSSY" netem
 nd_vm_check "lossy wire: the counters that moved are named" netem_evidence
 nd_vm_check "netem removed" netem_off
+nd_vm_check "history: three clean runs of one workload" history_runs
+nd_vm_check "history: an unchanged run compares ok (exit 0)" history_same
+nd_vm_check "history: a rate-limited run is a regression naming the throughput" history_slow
 nd_vm_check "rank 1 killed mid-run: FAILED within the watchdog time" kill_rank
 [ "$ME" = 0 ] && jq -c '{verdict, reason, evidence}' "$OUT/netem.json"
 nd_vm_done

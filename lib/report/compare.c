@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Runs against a baseline: a report's JSON read into its headline numbers (throughput overall,
+ * per size step and per flow; latency, completion and FCT percentiles; Jain's index; CPU per
+ * GB; drops, retransmits, bad payload, each loss counter that moved; the verdict), and a run's
+ * numbers set against the median of its baseline runs with a limit per kind of number.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "core/internal.h"
+#include "nodrop/compare.h"
+
+/* A nightly report with its time series is well under this. */
+#define REPORT_MAX (64u << 20)
+
+static const char *const class_names[ND_CMP_CLASS_COUNT] = {
+	"throughput", "latency", "cpu", "fairness", "loss", "verdict",
+};
+
+const char *nd_cmp_class_name(enum nd_cmp_class c)
+{
+	return c < ND_CMP_CLASS_COUNT ? class_names[c] : "?";
+}
+
+void nd_cmp_limits_init(struct nd_cmp_limits *l)
+{
+	l->throughput_pct = 10;
+	l->latency_pct = 20;
+	l->cpu_pct = 20;
+	l->jain = 0.05;
+}
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static bool number(struct json_object *v, double *out)
+{
+	if (!v || !(json_object_is_type(v, json_type_double) ||
+		    json_object_is_type(v, json_type_int)))
+		return false;
+	*out = json_object_get_double(v);
+	return isfinite(*out);
+}
+
+static const char *text(struct json_object *o, const char *key)
+{
+	struct json_object *v = get(o, key);
+
+	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+}
+
+static int add(struct nd_cmp_run *r, enum nd_cmp_class cls, double value, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int add(struct nd_cmp_run *r, enum nd_cmp_class cls, double value, const char *fmt, ...)
+{
+	struct nd_cmp_metric *m = nd_push((void **)&r->m, &r->n, sizeof(*m));
+	va_list ap;
+
+	if (!m)
+		return -ENOMEM;
+	va_start(ap, fmt);
+	vsnprintf(m->name, sizeof(m->name), fmt, ap);
+	va_end(ap);
+	m->cls = cls;
+	m->value = value;
+	return 0;
+}
+
+/* A number of @o under @key, added when present. */
+static int add_num(struct nd_cmp_run *r, struct json_object *o, const char *key,
+		   enum nd_cmp_class cls, const char *name)
+{
+	double v;
+
+	return number(get(o, key), &v) ? add(r, cls, v, "%s", name) : 0;
+}
+
+/* The percentiles of a distribution that has samples. */
+static int add_dist(struct nd_cmp_run *r, struct json_object *o, const char *key)
+{
+	static const char *const pct[] = { "p50_us", "p99_us", "p999_us" };
+	struct json_object *d = get(o, key);
+	double count, v;
+	size_t i;
+	int ret = 0;
+
+	if (!number(get(d, "count"), &count) || count <= 0)
+		return 0;
+	for (i = 0; i < ND_ARRAY_SIZE(pct) && !ret; i++)
+		if (number(get(d, pct[i]), &v))
+			ret = add(r, ND_CMP_LATENCY, v, "%s %s", key, pct[i]);
+	return ret;
+}
+
+static double verdict_rank(const char *v)
+{
+	if (!strcmp(v, "lossy"))
+		return 1;
+	if (!strcmp(v, "failed"))
+		return 2;
+	return 0;
+}
+
+/* "key=value ..." of a stress report's options object, in the order written. */
+static void options_of(struct json_object *o, char *buf, size_t len)
+{
+	struct json_object *opts = get(o, "options"), *sim = get(o, "sim");
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (opts && json_object_is_type(opts, json_type_object)) {
+		json_object_object_foreach(opts, key, val) {
+			char num[32];
+			const char *s = json_object_to_json_string_ext(val, JSON_C_TO_STRING_PLAIN);
+			int n;
+
+			/* 3, not json-c's 3.0: the value as the option was given */
+			if (json_object_is_type(val, json_type_double)) {
+				snprintf(num, sizeof(num), "%.15g", json_object_get_double(val));
+				s = num;
+			}
+			n = snprintf(buf + used, len - used, "%s%s=%s", used ? " " : "", key, s);
+
+			if (n < 0 || (size_t)n >= len - used)
+				break;
+			used += (size_t)n;
+		}
+	} else if (sim) {
+		snprintf(buf, len, "scenario=%s seed=%s", text(sim, "scenario"),
+			 json_object_to_json_string_ext(get(sim, "seed"), JSON_C_TO_STRING_PLAIN));
+	}
+}
+
+static void hosts_of(struct json_object *o, char *buf, size_t len)
+{
+	struct json_object *ranks = get(o, "ranks");
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	if (!ranks || !json_object_is_type(ranks, json_type_array))
+		return;
+	for (i = 0; i < json_object_array_length(ranks); i++) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? "," : "",
+				 text(json_object_array_get_idx(ranks, i), "host"));
+
+		if (n < 0 || (size_t)n >= len - used)
+			return;
+		used += (size_t)n;
+	}
+}
+
+static int add_flows(struct nd_cmp_run *r, struct json_object *o)
+{
+	struct json_object *flows = get(o, "flows"), *steps = get(o, "steps");
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; flows && i < json_object_array_length(flows) && !ret; i++) {
+		struct json_object *f = json_object_array_get_idx(flows, i);
+		double v;
+
+		if (number(get(f, "gbps"), &v))
+			ret = add(r, ND_CMP_THROUGHPUT, v, "flow %s gbps", text(f, "name"));
+		if (!ret && number(get(f, "fct_us"), &v) && v > 0)
+			ret = add(r, ND_CMP_LATENCY, v, "flow %s fct_us", text(f, "name"));
+	}
+	/* a sweep's steps, one per size: a single-size run's step is the aggregate again */
+	for (i = 0; steps && json_object_array_length(steps) > 1 &&
+		    i < json_object_array_length(steps) && !ret; i++) {
+		struct json_object *s = json_object_array_get_idx(steps, i);
+		double size, v;
+
+		if (number(get(s, "size"), &size) && number(get(s, "avg_gbps"), &v))
+			ret = add(r, ND_CMP_THROUGHPUT, v, "size %.0f avg_gbps", size);
+	}
+	return ret;
+}
+
+/* Loss: the run's totals, bad payload, and every loss counter that moved, by port. */
+static int add_loss(struct nd_cmp_run *r, struct json_object *o)
+{
+	static const char *const bad[] = { "corrupt", "misordered", "missing" };
+	struct json_object *ev = get(o, "evidence"), *val = get(o, "validation");
+	size_t i;
+	int ret = add_num(r, o, "drops", ND_CMP_LOSS, "drops");
+
+	if (!ret)
+		ret = add_num(r, o, "retransmits", ND_CMP_LOSS, "retransmits");
+	for (i = 0; val && i < ND_ARRAY_SIZE(bad) && !ret; i++) {
+		double v;
+
+		if (number(get(val, bad[i]), &v))
+			ret = add(r, ND_CMP_LOSS, v, "payload %s", bad[i]);
+	}
+	for (i = 0; ev && i < json_object_array_length(ev) && !ret; i++) {
+		struct json_object *x = json_object_array_get_idx(ev, i);
+		double prio = -1, delta;
+
+		number(get(x, "prio"), &prio);
+		if (!number(get(x, "delta"), &delta))
+			continue;
+		if (prio >= 0)
+			ret = add(r, ND_CMP_LOSS, delta, "counter %s %s prio %.0f", text(x, "where"),
+				  text(x, "what"), prio);
+		else
+			ret = add(r, ND_CMP_LOSS, delta, "counter %s %s", text(x, "where"),
+				  text(x, "what"));
+	}
+	return ret;
+}
+
+static int from_json(struct nd_cmp_run *r, struct json_object *o, struct nd_err *e)
+{
+	int ret;
+
+	nd_strlcpy(r->kind, text(o, "kind"), sizeof(r->kind));
+	if (strcmp(r->kind, "stress") && strcmp(r->kind, "sim"))
+		return nd_err_set(e, -EINVAL, "%s: not a stress or sim report (no \"kind\": "
+				  "\"stress\" or \"sim\"); give what `nodrop stress -j` or `nodrop "
+				  "sim -j` wrote", r->file);
+	nd_strlcpy(r->fabric, text(o, "fabric"), sizeof(r->fabric));
+	nd_strlcpy(r->pattern, text(o, "pattern"), sizeof(r->pattern));
+	nd_strlcpy(r->verdict, text(o, "verdict"), sizeof(r->verdict));
+	options_of(o, r->options, sizeof(r->options));
+	hosts_of(o, r->hosts, sizeof(r->hosts));
+	ret = add(r, ND_CMP_VERDICT, verdict_rank(r->verdict), "verdict");
+	if (!ret)
+		ret = add_num(r, o, "aggregate_gbps", ND_CMP_THROUGHPUT, "aggregate_gbps");
+	if (!ret)
+		ret = add_flows(r, o);
+	if (!ret)
+		ret = add_dist(r, o, "latency");
+	if (!ret)
+		ret = add_dist(r, o, "completion");
+	if (!ret)
+		ret = add_dist(r, o, "fct");
+	if (!ret && get(o, "jain"))
+		ret = add_num(r, o, "jain", ND_CMP_FAIRNESS, "jain");
+	if (!ret)
+		ret = add_num(r, o, "cpu_s_per_gb", ND_CMP_CPU, "cpu_s_per_gb");
+	if (!ret)
+		ret = add_loss(r, o);
+	return ret ? nd_err_set(e, ret, "out of memory") : 0;
+}
+
+static unsigned int line_of(const char *text, size_t off)
+{
+	unsigned int line = 1;
+	size_t i;
+
+	for (i = 0; i < off && text[i]; i++)
+		line += text[i] == '\n';
+	return line;
+}
+
+static struct json_object *parse(const char *path, const char *buf, size_t len,
+				 struct nd_err *e)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *o;
+	enum json_tokener_error err;
+
+	if (!tok) {
+		nd_err_set(e, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	o = json_tokener_parse_ex(tok, buf, (int)len);
+	err = json_tokener_get_error(tok);
+	if (!o || err != json_tokener_success) {
+		nd_err_set(e, -EINVAL, "%s:%u: not JSON: %s; give what `nodrop stress -j` or "
+			   "`nodrop sim -j` wrote", path,
+			   line_of(buf, json_tokener_get_parse_end(tok)),
+			   json_tokener_error_desc(err == json_tokener_success ?
+						   json_tokener_continue : err));
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+	return o;
+}
+
+int nd_cmp_load(const char *path, struct nd_cmp_run **runs, size_t *n, struct nd_err *e)
+{
+	struct json_object *top, *one;
+	size_t i, count, len;
+	char *buf;
+	int ret;
+
+	*runs = NULL;
+	*n = 0;
+	ret = nd_file_read(path, REPORT_MAX, &buf, &len, NULL);
+	if (ret)
+		return nd_err_set(e, ret == -EISDIR ? -EINVAL : ret, "%s: %s", path,
+				  ret == -E2BIG ? "over 64 MiB: not a run report" :
+				  ret == -EISDIR || ret == -EINVAL ? "not a regular file" :
+				  strerror(-ret));
+	top = parse(path, buf, len, e);
+	free(buf);
+	if (!top)
+		return -EINVAL;
+	count = json_object_is_type(top, json_type_array) ? json_object_array_length(top) : 1;
+	if (!count) {
+		json_object_put(top);
+		return nd_err_set(e, -EINVAL, "%s: an empty array, no report", path);
+	}
+	*runs = calloc(count, sizeof(**runs));
+	if (!*runs) {
+		json_object_put(top);
+		return nd_err_set(e, -ENOMEM, "out of memory");
+	}
+	for (i = 0; i < count && !ret; i++) {
+		one = count == 1 && !json_object_is_type(top, json_type_array) ? top :
+		      json_object_array_get_idx(top, i);
+		nd_strlcpy((*runs)[i].file, path, sizeof((*runs)[i].file));
+		(*runs)[i].index = i;
+		ret = json_object_is_type(one, json_type_object) ? from_json(&(*runs)[i], one, e) :
+		      nd_err_set(e, -EINVAL, "%s: element %zu is not a report object", path, i);
+	}
+	json_object_put(top);
+	if (ret) {
+		nd_cmp_runs_free(*runs, count);
+		*runs = NULL;
+		return ret;
+	}
+	*n = count;
+	return 0;
+}
+
+void nd_cmp_runs_free(struct nd_cmp_run *runs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; runs && i < n; i++)
+		free(runs[i].m);
+	free(runs);
+}
+
+/* The value of option @key in "k=v k=v", copied to @out; false when absent. */
+static bool option(const char *opts, const char *key, char *out, size_t len)
+{
+	size_t klen = strlen(key);
+	const char *p = opts;
+
+	while (*p) {
+		const char *end = strchr(p, ' ');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n > klen && !strncmp(p, key, klen) && p[klen] == '=') {
+			snprintf(out, len, "%.*s", (int)(n - klen - 1), p + klen + 1);
+			return true;
+		}
+		p += n + (end ? 1 : 0);
+	}
+	return false;
+}
+
+/* Append "--KEY A vs B" for each option of @a that @b has otherwise (or lacks), and back. */
+static void option_diffs(const char *a, const char *b, const char *dash, char *why, size_t len,
+			 int *shown)
+{
+	const char *p = a;
+	char key[64], va[256], vb[256];
+
+	while (*p && *shown < 3) {
+		const char *end = strchr(p, ' '), *eq = strchr(p, '=');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (eq && eq < p + n) {
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - p), p);
+			option(a, key, va, sizeof(va));
+			if (!option(b, key, vb, sizeof(vb)))
+				snprintf(vb, sizeof(vb), "(none)");
+			if (strcmp(va, vb)) {
+				snprintf(why + strlen(why), len - strlen(why), "%s%s%s %s vs %s",
+					 *shown ? "; " : "", dash, key, va, vb);
+				++*shown;
+			}
+		}
+		p += n + (end ? 1 : 0);
+	}
+}
+
+int nd_cmp_differs(const struct nd_cmp_run *a, const struct nd_cmp_run *b, char *why,
+		   size_t len)
+{
+	int shown = 0;
+
+	why[0] = '\0';
+	if (strcmp(a->kind, b->kind)) {
+		snprintf(why, len, "a %s report vs a %s report", a->kind, b->kind);
+		return 1;
+	}
+	if (strcmp(a->fabric, b->fabric))
+		snprintf(why, len, "fabric %s vs %s", a->fabric, b->fabric), shown++;
+	if (strcmp(a->pattern, b->pattern))
+		snprintf(why + strlen(why), len - strlen(why), "%spattern %s vs %s",
+			 shown++ ? "; " : "", a->pattern, b->pattern);
+	if (strcmp(a->options, b->options)) {
+		const char *dash = strcmp(a->kind, "stress") ? "" : "--";
+		int before = shown;
+
+		option_diffs(a->options, b->options, dash, why, len, &shown);
+		/* an option only @b has */
+		if (shown == before)
+			option_diffs(b->options, a->options, dash, why, len, &shown);
+		if (shown == before)
+			snprintf(why + strlen(why), len - strlen(why), "%soptions differ",
+				 shown++ ? "; " : "");
+	}
+	if (strcmp(a->hosts, b->hosts))
+		snprintf(why + strlen(why), len - strlen(why), "%shosts %s vs %s",
+			 shown++ ? "; " : "", a->hosts[0] ? a->hosts : "(none)",
+			 b->hosts[0] ? b->hosts : "(none)");
+	return shown > 0;
+}
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static const struct nd_cmp_metric *find(const struct nd_cmp_run *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->m[i].name, name))
+			return &r->m[i];
+	return NULL;
+}
+
+/* The median of @name over the baseline runs that have it; loss counters absent count 0. */
+static double base_median(const struct nd_cmp_run *const *base, size_t n_base, const char *name,
+			  enum nd_cmp_class cls, double *scratch, size_t *have)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n_base; i++) {
+		const struct nd_cmp_metric *m = find(base[i], name);
+
+		if (m)
+			scratch[k++] = m->value;
+		else if (cls == ND_CMP_LOSS)
+			scratch[k++] = 0;
+	}
+	*have = k;
+	if (!k)
+		return 0;
+	qsort(scratch, k, sizeof(*scratch), dbl_cmp);
+	return k % 2 ? scratch[k / 2] : (scratch[k / 2 - 1] + scratch[k / 2]) / 2;
+}
+
+static bool is_worse(const struct nd_cmp_row *w, const struct nd_cmp_limits *l)
+{
+	switch (w->cls) {
+	case ND_CMP_THROUGHPUT:
+		return w->run < w->base * (1 - l->throughput_pct / 100);
+	case ND_CMP_LATENCY:
+		return w->run > w->base * (1 + l->latency_pct / 100);
+	case ND_CMP_CPU:
+		return w->run > w->base * (1 + l->cpu_pct / 100);
+	case ND_CMP_FAIRNESS:
+		return w->run < w->base - l->jain;
+	default:
+		return w->run > w->base;
+	}
+}
+
+static struct nd_cmp_row *row(struct nd_cmp_result *out, const char *name,
+			      enum nd_cmp_class cls)
+{
+	struct nd_cmp_row *w = nd_push((void **)&out->rows, &out->n, sizeof(*w));
+
+	if (w) {
+		nd_strlcpy(w->name, name, sizeof(w->name));
+		w->cls = cls;
+	}
+	return w;
+}
+
+int nd_cmp_compare(const struct nd_cmp_run *const *base, size_t n_base,
+		   const struct nd_cmp_run *run, const struct nd_cmp_limits *limits,
+		   struct nd_cmp_result *out, struct nd_err *e)
+{
+	double *scratch = calloc(n_base ? n_base : 1, sizeof(*scratch));
+	struct nd_cmp_row *w;
+	size_t i, j, have;
+
+	memset(out, 0, sizeof(*out));
+	if (!scratch)
+		return nd_err_set(e, -ENOMEM, "out of memory");
+	for (i = 0; i < run->n; i++) {
+		const struct nd_cmp_metric *m = &run->m[i];
+
+		w = row(out, m->name, m->cls);
+		if (!w)
+			goto oom;
+		w->run = m->value;
+		w->in_run = true;
+		w->base = base_median(base, n_base, m->name, m->cls, scratch, &have);
+		w->n_base = have;
+		w->change_pct = w->base ? (w->run - w->base) / fabs(w->base) * 100 : 0;
+		/* a number no baseline run had is new, not worse, unless it is a loss */
+		w->worse = (have || m->cls == ND_CMP_LOSS) && is_worse(w, limits);
+		out->n_worse += w->worse;
+	}
+	/* what the baseline had and the run lacks: a flow or step gone is worth a row */
+	for (j = 0; j < n_base; j++) {
+		for (i = 0; i < base[j]->n; i++) {
+			const struct nd_cmp_metric *m = &base[j]->m[i];
+			size_t k;
+			bool seen = find(run, m->name) != NULL;
+
+			for (k = 0; k < out->n && !seen; k++)
+				seen = !strcmp(out->rows[k].name, m->name);
+			if (seen || m->cls == ND_CMP_LOSS)
+				continue;
+			w = row(out, m->name, m->cls);
+			if (!w)
+				goto oom;
+			w->base = base_median(base, n_base, m->name, m->cls, scratch, &have);
+			w->n_base = have;
+		}
+	}
+	free(scratch);
+	return 0;
+oom:
+	free(scratch);
+	nd_cmp_result_free(out);
+	return nd_err_set(e, -ENOMEM, "out of memory");
+}
+
+void nd_cmp_result_free(struct nd_cmp_result *r)
+{
+	free(r->rows);
+	memset(r, 0, sizeof(*r));
+}
