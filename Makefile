@@ -78,7 +78,8 @@ help:
 	@echo "make demo         boot the real-kernel testbed: show, apply, audit, counters, triage,"
 	@echo "                  a stress run and the simulator on nicsim and soft-RoCE"
 	@echo "make check        install what the tests need (apt-get), then: all, unit, valgrind,"
-	@echo "                  vm, fuzz-smoke"
+	@echo "                  vm, fuzz-smoke, report-check"
+	@echo "make report-check nodrop report's HTML in headless Chromium (DOM, network log, screenshots)"
 	@echo "make unit         Check suites under ASan/UBSan, the GPU suite on the CUDA double, tests/cli.sh,"
 	@echo "                  tests/layers.py (module floors), tests/api.sh (exports, headers, pkg-config)"
 	@echo "make valgrind     tests/cli.sh with every run under valgrind"
@@ -313,7 +314,19 @@ oracle: deps-check deps-vm nicsim $(B)/nodrop
 	done; \
 	[ $$rc = 0 ] || { tail -20 $(B)/vm/oracle.log; echo "oracle failed: rerun with make oracle SEED=$$seed N=$$n"; exit 1; }
 
-check: all unit valgrind vm fuzz-smoke
+# The HTML report in a real browser (Debian's Chromium, headless): DOM, network log, screenshots
+# in $(B)/report/.
+DEPS_REPORT	:= chromium
+.PHONY: deps-report report-check
+deps-report: deps
+	$(call apt_install,$(DEPS_REPORT))
+report-check: deps-check deps-report $(B)/nodrop
+	$(call msg,TEST,report)
+	$(Q)tests/report.py $(B)/nodrop $(B)/report >$(B)/report.log 2>&1 || \
+		{ grep -v '^ok' $(B)/report.log; exit 1; }
+	@grep -E 'screenshot|passed' $(B)/report.log | sed 's/^/  report: /'
+
+check: all unit valgrind vm fuzz-smoke report-check
 	@echo "make check: all tiers passed"
 
 # A bare Debian 12 (debootstrap minbase) runs the README's two commands and the installed tool.

@@ -139,6 +139,13 @@ expect 2 "compare: another workload" "$NODROP" compare "$F/stress-pair-1.json" \
 	"$F/stress-pair-netem.json"
 echo "$out" | grep -q -- "--qp-timeout 21 vs -1" && ok "compare: the option named" || bad "$out"
 expect 2 "compare: a missing file" "$NODROP" compare "$F/stress-pair-1.json" /nonexistent.json
+expect 0 "report: a history of four runs" "$NODROP" report "$F/stress-pair-1.json" \
+	"$F/stress-pair-2.json" "$F/stress-pair-3.json" "$F/stress-pair-4.json"
+[ "$(echo "$out" | grep -o '<svg class="plot"' | wc -l)" -ge 5 ] &&
+	echo "$out" | grep -q 'class="regression"' && ok "report: plots and a regression mark" ||
+	bad "report: $(echo "$out" | head -c 300)"
+expect 2 "report: a missing file" "$NODROP" report /nonexistent.json
+echo "$err" | grep -q "/nonexistent.json" && ok "report: the file named" || bad "$err"
 
 # every command in `nodrop --help` has its man page, listed in nodrop(8), and every option in a
 # command's --help is in its man page and the other way round

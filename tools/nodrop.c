@@ -21,6 +21,7 @@ static const struct nd_cmd *const cmds[] = {
 	&nd_cmd_doctor,
 	&nd_cmd_stress,
 	&nd_cmd_compare,
+	&nd_cmd_report,
 };
 
 static void usage(FILE *f)

@@ -23,6 +23,19 @@ void nd_print_dist(const char *key, const char *label, const struct nd_dist *d)
 	pr_float(PR_ANY, "max_us", ", max %.1f us", d->max_us);
 	pr_float(PR_ANY, "mean_us", ", mean %.1f us", d->mean_us);
 	pr_nl();
+	if (d->count) {
+		size_t i;
+
+		/* [fraction, us] pairs: what a plot of the CDF needs */
+		pr_open_array("cdf");
+		for (i = 0; i < ND_DIST_CDF_POINTS; i++) {
+			pr_open_array(NULL);
+			pr_float(PR_JSON, NULL, NULL, nd_dist_cdf_fraction(i));
+			pr_float(PR_JSON, NULL, NULL, d->cdf_us[i]);
+			pr_close_array();
+		}
+		pr_close_array();
+	}
 	pr_close_object();
 }
 

@@ -18,11 +18,18 @@ enum nd_verdict {
 
 const char *nd_verdict_name(enum nd_verdict v);
 
+/* Points of a distribution's CDF: the fractions nd_dist_cdf_fraction() gives, the last 1 (max). */
+#define ND_DIST_CDF_POINTS 16
+
 /* Percentiles of a latency or completion-time distribution, microseconds. */
 struct nd_dist {
 	uint64_t count;
 	double p50_us, p99_us, p999_us, max_us, mean_us;
+	double cdf_us[ND_DIST_CDF_POINTS];	/* the value at each fraction (for plots) */
 };
+
+/* The fraction of samples at or below cdf_us[@i]: 0.01, 0.05, 0.1, ..., 0.99, 0.999, 1. */
+double nd_dist_cdf_fraction(size_t i);
 
 struct nd_flow_result {
 	char name[64];			/* "h1->h0" or "rank 3 -> rank 0" */

@@ -51,6 +51,15 @@ static double rank(const double *sorted, size_t n, double q)
 	return sorted[k ? k - 1 : 0];
 }
 
+static const double cdf_fractions[ND_DIST_CDF_POINTS] = {
+	0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.999, 1,
+};
+
+double nd_dist_cdf_fraction(size_t i)
+{
+	return i < ND_DIST_CDF_POINTS ? cdf_fractions[i] : 1;
+}
+
 void nd_dist_of(double *samples_us, size_t n, struct nd_dist *out)
 {
 	double sum = 0;
@@ -68,6 +77,8 @@ void nd_dist_of(double *samples_us, size_t n, struct nd_dist *out)
 	out->p999_us = rank(samples_us, n, 0.999);
 	out->max_us = samples_us[n - 1];
 	out->mean_us = sum / (double)n;
+	for (i = 0; i < ND_DIST_CDF_POINTS; i++)
+		out->cdf_us[i] = rank(samples_us, n, cdf_fractions[i]);
 }
 
 void nd_run_report_free(struct nd_run_report *r)

@@ -97,6 +97,8 @@ static double quantile_us(const struct nd_hist *h, double q)
 
 void nd_hist_dist(const struct nd_hist *h, struct nd_dist *d)
 {
+	size_t i;
+
 	memset(d, 0, sizeof(*d));
 	if (!h->count || !h->b)
 		return;
@@ -106,6 +108,9 @@ void nd_hist_dist(const struct nd_hist *h, struct nd_dist *d)
 	d->p999_us = quantile_us(h, 0.999);
 	d->max_us = (double)h->max_ns / 1000;
 	d->mean_us = h->sum_ns / (double)h->count / 1000;
+	for (i = 0; i < ND_DIST_CDF_POINTS; i++)
+		d->cdf_us[i] = i + 1 < ND_DIST_CDF_POINTS ?
+			       quantile_us(h, nd_dist_cdf_fraction(i)) : d->max_us;
 }
 
 void nd_hist_free(struct nd_hist *h)
