@@ -12,6 +12,7 @@ import copy
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -227,6 +228,19 @@ def fixed_cases(tmp, stress):
     rc, out, err = run(f[0], os.path.join(FIX, "stress-pair-netem.json"))
     ok(rc == 2 and "--qp-timeout 21 vs -1" in out, "recorded: the netem run has other options: "
        "exit 2, the option named")
+    # a results directory also holds what is no run report (compare's own output): passed over
+    hist = os.path.join(tmp, "results")
+    for i in (1, 2):
+        os.makedirs(os.path.join(hist, str(i)))
+        shutil.copy(f[i - 1], os.path.join(hist, str(i), "nodrop-stress.json"))
+    rc, out, _ = run("-j", "--history", hist, f[2])
+    with open(os.path.join(hist, "2", "compare.json"), "w") as fh:
+        fh.write(out)
+    rc, out, _ = run("-j", "--history", hist, f[2])
+    res = json.loads(out)
+    ok(rc == 0 and len(res[0]["baseline"]) == 2 and len(res[0]["ignored"]) == 1 and
+       res[0]["ignored"][0]["file"].endswith("compare.json"),
+       "history with compare's own output beside the runs: ignored, said, exit 0")
     bad = os.path.join(tmp, "bad.json")
     with open(bad, "w") as fh:
         fh.write('{"kind": "stress",\n "aggregate_gbps": 1,\n oops}\n')

@@ -126,6 +126,8 @@ struct pool {
 	struct nd_cmp_run **runs;	/* one array per file */
 	size_t *counts;
 	size_t n_files;
+	char (*ignored)[2][ND_ERR_MSG_MAX];	/* --history: files that are no run report, and why */
+	size_t n_ignored;
 };
 
 static void pool_free(struct pool *p)
@@ -136,10 +138,15 @@ static void pool_free(struct pool *p)
 		nd_cmp_runs_free(p->runs[i], p->counts[i]);
 	free(p->runs);
 	free(p->counts);
+	free(p->ignored);
 	memset(p, 0, sizeof(*p));
 }
 
-static int pool_load(struct pool *p, const char *path)
+/*
+ * Add the runs of @path. In a results directory (@tolerant) a JSON file that is no run report
+ * (compare's own output beside the runs, say) is noted and passed over.
+ */
+static int pool_load(struct pool *p, const char *path, bool tolerant)
 {
 	struct nd_err e = { 0 };
 	struct nd_cmp_run *runs, **rv;
@@ -147,6 +154,17 @@ static int pool_load(struct pool *p, const char *path)
 	int ret;
 
 	ret = nd_cmp_load(path, &runs, &n, &e);
+	if (ret == -EINVAL && tolerant) {
+		char (*iv)[2][ND_ERR_MSG_MAX] = realloc(p->ignored, (p->n_ignored + 1) * sizeof(*iv));
+
+		if (!iv)
+			return -ENOMEM;
+		p->ignored = iv;
+		snprintf(iv[p->n_ignored][0], sizeof(iv[0][0]), "%s", path);
+		snprintf(iv[p->n_ignored][1], sizeof(iv[0][1]), "%s", e.msg);
+		p->n_ignored++;
+		return 0;
+	}
 	if (ret) {
 		fprintf(stderr, "nodrop compare: %s\n", e.msg);
 		return ret;
@@ -355,7 +373,25 @@ static void print_row(const struct nd_cmp_row *w, bool all)
 	pr_close_object();
 }
 
-static void print_job(const struct job *j, const struct compare_args *a)
+static void print_ignored(const struct pool *p)
+{
+	size_t i;
+
+	pr_open_array("ignored");
+	for (i = 0; i < p->n_ignored; i++) {
+		pr_open_object(NULL);
+		pr_string(PR_JSON, "file", NULL, p->ignored[i][0]);
+		pr_string(PR_JSON, "why", NULL, p->ignored[i][1]);
+		pr_close_object();
+	}
+	pr_close_array();
+	if (p->n_ignored)
+		pr_text("  ignored %zu file%s of the results directory that %s no run report "
+			"(%s)\n", p->n_ignored, p->n_ignored == 1 ? "" : "s",
+			p->n_ignored == 1 ? "is" : "are", p->ignored[0][0]);
+}
+
+static void print_job(const struct job *j, const struct compare_args *a, const struct pool *p)
 {
 	const struct nd_cmp_run *r = j->run;
 	size_t i;
@@ -392,6 +428,7 @@ static void print_job(const struct job *j, const struct compare_args *a)
 		pr_close_object();
 	}
 	pr_close_array();
+	print_ignored(p);
 	if (!j->side.n) {
 		pr_null(PR_JSON, "metrics", NULL);
 		pr_string(PR_ANY, "result", "  no baseline run of this workload: %s\n",
@@ -463,7 +500,7 @@ static int load_baseline(struct pool *p, const struct compare_args *a, char **fi
 	int ret;
 
 	for (i = 0; i < n_files; i++)
-		if ((ret = pool_load(p, files[i])))
+		if ((ret = pool_load(p, files[i], false)))
 			return ret;
 	if (!a->history)
 		return 0;
@@ -480,7 +517,7 @@ static int load_baseline(struct pool *p, const struct compare_args *a, char **fi
 	qsort(f, n, sizeof(*f), by_mtime);
 	for (i = 0; i < n && !ret; i++)
 		if (!same_file(f[i].path, run_path))
-			ret = pool_load(p, f[i].path);
+			ret = pool_load(p, f[i].path, true);
 	free(f);
 	return ret;
 }
@@ -500,7 +537,7 @@ static int compare_run(const struct nd_cli *cli, int argc, char **argv, void *da
 			"RUN.json; 'nodrop compare --help'\n");
 		return ND_EXIT_USAGE;
 	}
-	ret = pool_load(&run, argv[argc - 1]);
+	ret = pool_load(&run, argv[argc - 1], false);
 	if (!ret)
 		ret = load_baseline(&base, a, argv, (size_t)argc - 1, argv[argc - 1]);
 	if (ret) {
@@ -530,7 +567,7 @@ static int compare_run(const struct nd_cli *cli, int argc, char **argv, void *da
 	pr_init(cli->json, cli->pretty);
 	pr_open_array(NULL);
 	for (i = 0; i < n; i++)
-		print_job(&jobs[i], a);
+		print_job(&jobs[i], a, &base);
 	pr_close_array();
 	if (pr_finish())
 		rc = ND_EXIT_SYSTEM;

@@ -126,8 +126,10 @@ static void options_of(struct json_object *o, char *buf, size_t len)
 			const char *s = json_object_to_json_string_ext(val, JSON_C_TO_STRING_PLAIN);
 			int n;
 
-			/* 3, not json-c's 3.0: the value as the option was given */
-			if (json_object_is_type(val, json_type_double)) {
+			/* 3, not json-c's 3.0; pair, not "pair": the value as the option was given */
+			if (json_object_is_type(val, json_type_string)) {
+				s = json_object_get_string(val);
+			} else if (json_object_is_type(val, json_type_double)) {
 				snprintf(num, sizeof(num), "%.15g", json_object_get_double(val));
 				s = num;
 			}
@@ -226,7 +228,9 @@ static int from_json(struct nd_cmp_run *r, struct json_object *o, struct nd_err 
 	int ret;
 
 	nd_strlcpy(r->kind, text(o, "kind"), sizeof(r->kind));
-	if (strcmp(r->kind, "stress") && strcmp(r->kind, "sim"))
+	/* what every run report has; compare's own output names a kind too */
+	if ((strcmp(r->kind, "stress") && strcmp(r->kind, "sim")) || !get(o, "flows") ||
+	    !get(o, "aggregate_gbps") || !get(o, "verdict"))
 		return nd_err_set(e, -EINVAL, "%s: not a stress or sim report (no \"kind\": "
 				  "\"stress\" or \"sim\"); give what `nodrop stress -j` or `nodrop "
 				  "sim -j` wrote", r->file);

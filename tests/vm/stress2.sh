@@ -5,8 +5,9 @@
 # each with rxe0 on eth0. Three runs in step, each its own token and port:
 #   clean   no impairment: LOSSLESS, both ports' counters as evidence
 #   netem   guest 1 drops 1 % of what eth0 sends: LOSSY, naming the counters that moved
-#   hist*   one workload three times into a results directory, then rate-limited by tbf:
-#           `nodrop compare --history` says ok for an unchanged run, a regression for the slow one
+#   hist*   contrib/nightly/nodrop-nightly: one workload three times into a results directory,
+#           then rate-limited by tbf: compare says ok for an unchanged run, a regression (exit 1,
+#           compare.json, JUnit, index.html) for the slow one
 #   kill    guest 1's rank is killed (SIGKILL) mid-run: rank 0 says FAILED, who went, at once
 # shellcheck disable=SC2317 # functions run through nd_vm_check
 set -u
@@ -85,32 +86,53 @@ netem_evidence() {
 		{ jq -c '{reason, evidence, retransmits}' "$OUT/netem.json" >&2; return 1; }
 }
 
-# History: runs of one workload into a results directory, as a nightly job keeps them. Two
-# runs are the baseline; an unchanged third compares ok (exit 0); a fourth, rate-limited on the
-# wire by tbf on guest 1 (the same options), is a regression (exit 1) that names the
-# throughput. The emulated guest's timing is not what this checks: latency and CPU limits are
-# opened wide, the throughput limit stays the default.
-HIST=(-o write -s 16K -D 3 --validate --rate 0.1 --qp-timeout 21)
+# History, the way a nightly job keeps it: contrib/nightly/nodrop-nightly on both guests, one
+# workload four times into a results directory. The first run has nothing to compare with; the
+# second and third compare ok (exit 0) against the runs before; the fourth, rate-limited on the
+# wire by tbf on guest 1 with the same options, is a regression (exit 1) naming the
+# throughput, in compare.json, its JUnit and the page. The emulated guest's timing is not what
+# this checks: latency and CPU limits are opened wide, the throughput limit stays the default.
+HIST=(-d rxe0 -o write -s 16K -D 3 --validate --rate 0.1 --qp-timeout 21)
+NIGHTLY=contrib/nightly/nodrop-nightly
+export ND_COMPARE_ARGS="--latency 1000 --cpu 1000"
+nightly() { # N: run N of the history, this guest's rank; its exit status in $OUT/nightlyN.rc
+	local n=$1 rc
+	if [ "$ME" = 0 ]; then
+		ND_NODROP=$ND ND_TAG=hist$n timeout 150 "$NIGHTLY" -r "$OUT/results" -- -l \
+			-c "$COORD:$((18610 + n))" -N 2 -k "hist$n" "${HIST[@]}" >"$OUT/nightly$n.out" 2>&1
+	else
+		ND_NODROP=$ND ND_TAG=hist$n timeout 150 "$NIGHTLY" -r "$OUT/rank1" -- \
+			-c "$COORD:$((18610 + n))" -k "hist$n" "${HIST[@]}" >"$OUT/nightly$n.out" 2>&1
+	fi
+	rc=$?
+	echo "$rc" >"$OUT/nightly$n.rc"
+	return "$rc"
+}
+
+run_dir() { ls -d "$OUT"/results/*-hist"$1"; }
+
 history_runs() {
 	local i
-	mkdir -p "$OUT/results"
+	# an output directory may be a rerun's: the history starts empty
+	rm -rf "$OUT/results" "$OUT/rank1"
 	for i in 1 2 3; do
-		rank "hist$i" $((18610 + i)) "${HIST[@]}" || return 1
-		if [ "$ME" = 0 ]; then
-			verdict_is "hist$i" lossless || return 1
-			[ "$i" = 3 ] || cp "$OUT/hist$i.json" "$OUT/results/hist$i.json"
-		fi
+		nightly "$i" || { cat "$OUT/nightly$i.out" >&2; return 1; }
 	done
+	[ "$ME" = 1 ] && return 0
+	grep -q "nothing to compare with yet" "$OUT/nightly1.out" &&
+		[ "$(ls -d "$OUT"/results/*-hist* | wc -l)" = 3 ] &&
+		jq -e '.verdict == "lossless"' "$(run_dir 3)/nodrop-stress.json" >/dev/null &&
+		[ -s "$(run_dir 3)/nodrop-stress.xml" ] ||
+		{ cat "$OUT"/nightly*.out >&2; ls -lR "$OUT/results" >&2; return 1; }
 }
 
 history_same() {
 	[ "$ME" = 1 ] && return 0
-	"$ND" compare --history "$OUT/results" --latency 1000 --cpu 1000 -j \
-		--junit "$OUT/compare-same.xml" "$OUT/hist3.json" >"$OUT/compare-same.json"
-	local rc=$?
-	[ "$rc" = 0 ] && jq -e '.[0].baseline | length == 2' "$OUT/compare-same.json" >/dev/null ||
-		{ echo "compare exited $rc" >&2; "$ND" compare --history "$OUT/results" \
-			--latency 1000 --cpu 1000 "$OUT/hist3.json" >&2; return 1; }
+	jq -e '.[0].result == "ok" and (.[0].baseline | length) == 2' \
+		"$(run_dir 3)/compare.json" >/dev/null &&
+		grep -q 'failures="0"' "$(run_dir 3)/compare.xml" &&
+		grep -q "no regression against 2 runs" "$OUT/nightly3.out" ||
+		{ cat "$OUT/nightly3.out" "$(run_dir 3)/compare.json" >&2; return 1; }
 }
 
 history_slow() {
@@ -120,16 +142,15 @@ history_slow() {
 			/usr/sbin/tc qdisc add dev eth0 root tbf rate 30mbit burst 32k latency 400ms ||
 			return 1
 	fi
-	rank hist4 18614 "${HIST[@]}"
-	[ "$ME" = 1 ] && { /usr/sbin/tc qdisc del dev eth0 root; return 0; }
-	"$ND" compare --history "$OUT/results" --latency 1000 --cpu 1000 -j \
-		--junit "$OUT/compare-slow.xml" "$OUT/hist4.json" >"$OUT/compare-slow.json"
+	nightly 4
 	rc=$?
+	[ "$ME" = 1 ] && { /usr/sbin/tc qdisc del dev eth0 root; return 0; }
 	[ "$rc" = 1 ] && jq -e '.[0].metrics | any(.[]; .name == "aggregate_gbps" and .worse and
-		.change_pct < -30)' "$OUT/compare-slow.json" >/dev/null &&
-		grep -q '<failure message=' "$OUT/compare-slow.xml" ||
-		{ echo "compare exited $rc" >&2; "$ND" compare --history "$OUT/results" \
-			--latency 1000 --cpu 1000 "$OUT/hist4.json" >&2; return 1; }
+		.change_pct < -30)' "$(run_dir 4)/compare.json" >/dev/null &&
+		grep -q '<failure message=' "$(run_dir 4)/compare.xml" &&
+		grep -q "REGRESSION: aggregate_gbps" "$OUT/nightly4.out" &&
+		grep -q 'class="regression"' "$OUT/results/index.html" ||
+		{ echo "nightly exited $rc" >&2; cat "$OUT/nightly4.out" >&2; return 1; }
 }
 
 # Rank 1 dies mid-run; rank 0 must give FAILED, naming it, long before the run would end.
@@ -164,9 +185,9 @@ nd_vm_check "netem loss 1% on guest 1's eth0" netem_on
 nd_vm_check "lossy wire: LOSSY" netem
 nd_vm_check "lossy wire: the counters that moved are named" netem_evidence
 nd_vm_check "netem removed" netem_off
-nd_vm_check "history: three clean runs of one workload" history_runs
-nd_vm_check "history: an unchanged run compares ok (exit 0)" history_same
-nd_vm_check "history: a rate-limited run is a regression naming the throughput" history_slow
+nd_vm_check "nightly: three clean runs of one workload into a results directory" history_runs
+nd_vm_check "nightly: an unchanged run compares ok (exit 0)" history_same
+nd_vm_check "nightly: a rate-limited run is a regression naming the throughput" history_slow
 nd_vm_check "rank 1 killed mid-run: FAILED within the watchdog time" kill_rank
 [ "$ME" = 0 ] && jq -c '{verdict, reason, evidence}' "$OUT/netem.json"
 nd_vm_done
