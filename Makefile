@@ -65,7 +65,7 @@ DEPS_BUILD	:= gcc libc6-dev make pkg-config libibverbs-dev librdmacm-dev \
 		   libmnl-dev libyaml-dev libjson-c-dev
 DEPS_CHECK	:= check jq valgrind iproute2 ethtool strace g++ binutils python3
 DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod xz-utils rdma-core ibverbs-utils \
-		   ibverbs-providers perftest python3 strace
+		   ibverbs-providers perftest python3 strace slurmctld slurmd slurm-client munge
 
 .PHONY: FORCE nicsim bench all deps deps-check deps-vm lib tools install uninstall check unit vm valgrind demo \
 	clean help
@@ -200,16 +200,24 @@ install: all
 	sed 's|/usr/local/sbin/|$(BINDIR)/|' contrib/prometheus/nodrop-counters.service > \
 		$(DESTDIR)$(UNITDIR)/nodrop-counters.service
 	install -m 0644 contrib/prometheus/nodrop-counters.timer $(DESTDIR)$(UNITDIR)/
+	install -m 0755 contrib/nightly/nodrop-nightly $(DESTDIR)$(BINDIR)/nodrop-nightly
+	sed 's|/usr/local/sbin/|$(BINDIR)/|' contrib/nightly/nodrop-stress.service > \
+		$(DESTDIR)$(UNITDIR)/nodrop-stress.service
+	install -m 0644 contrib/nightly/nodrop-stress.timer $(DESTDIR)$(UNITDIR)/
+	install -d $(DESTDIR)$(DATADIR)/contrib
+	install -m 0644 contrib/slurm/nodrop-stress.sbatch contrib/nightly/nodrop-stress.cron \
+		$(DESTDIR)$(DATADIR)/contrib/
 	[ ! -f $(B)/nodrop-mpi.so ] || { install -d $(DESTDIR)$(LIBDIR)/nodrop && \
 		install -m 0755 $(B)/nodrop-mpi.so $(DESTDIR)$(LIBDIR)/nodrop/; }
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/nodrop $(DESTDIR)$(LIBDIR)/libnodrop.* \
+	rm -f $(DESTDIR)$(BINDIR)/nodrop $(DESTDIR)$(BINDIR)/nodrop-nightly $(DESTDIR)$(LIBDIR)/libnodrop.* \
 		$(DESTDIR)$(INCLUDEDIR)/nodrop.h $(DESTDIR)$(PKGCONFIGDIR)/nodrop.pc \
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard man/*.8))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard man/*.5))) \
 		$(DESTDIR)$(UNITDIR)/nodrop-apply@.service \
-		$(DESTDIR)$(UNITDIR)/nodrop-counters.service $(DESTDIR)$(UNITDIR)/nodrop-counters.timer
+		$(DESTDIR)$(UNITDIR)/nodrop-counters.service $(DESTDIR)$(UNITDIR)/nodrop-counters.timer \
+		$(DESTDIR)$(UNITDIR)/nodrop-stress.service $(DESTDIR)$(UNITDIR)/nodrop-stress.timer
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(LIBDIR)/nodrop $(DESTDIR)$(INCLUDEDIR)/nodrop
 
 # ---- tests ----
@@ -251,7 +259,7 @@ DEPS_MPI	:= openmpi-bin libopenmpi-dev
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 all: $(B)/nodrop-mpi.so
 endif
-.PHONY: deps-mpi check-gpu vm-stress2 bench-stress
+.PHONY: deps-mpi check-gpu vm-stress2 vm-slurm bench-stress
 deps-mpi: deps
 	$(call apt_install,$(DEPS_MPI))
 $(B)/nodrop-mpi.so: lib/stress/coord_mpi_plugin.c $(LIB_H) $(PUB_H) | $(B)/.deps
@@ -263,6 +271,13 @@ check-gpu: deps-check $(B)/san/unit
 	$(call msg,TEST,gpu)
 	$(Q)ND_GPU=1 ASAN_OPTIONS=protect_shadow_gap=0 CK_RUN_SUITE=gen_gpu CK_VERBOSITY=verbose \
 		$(B)/san/unit
+# The nightly job under Debian's Slurm (munge, slurmctld, slurmd) across two guests.
+vm-slurm: deps-check deps-vm $(B)/nodrop
+	$(Q)tests/vm/vm.sh -n 2 -t 600 -o $(B)/vm/out/slurm tests/vm/slurm.sh \
+		>$(B)/vm/slurm.log 2>&1 || { tail -40 $(B)/vm/slurm.log; \
+		echo "VM scenario slurm (two guests) failed; log: $(B)/vm/slurm.log"; exit 1; }
+	@grep -E '^\[g0\] [0-9]+ passed, [0-9]+ failed' $(B)/vm/slurm.log | sed 's/^/  VM     slurm: /'
+
 vm-stress2: deps-check deps-vm $(B)/nodrop
 	$(Q)tests/vm/vm.sh -n 2 -t 600 -o $(B)/vm/out/stress2 tests/vm/stress2.sh \
 		>$(B)/vm/stress2.log 2>&1 || { tail -40 $(B)/vm/stress2.log; \
@@ -296,6 +311,7 @@ vm: deps-check deps-vm deps-mpi nicsim $(B)/nodrop $(B)/libfakecuda.so
 		{ tail -40 $(B)/vm/triage2.log; echo "VM scenario triage2 (two guests) failed"; exit 1; }
 	@echo "  VM     tests/vm/triage2.sh (two guests): passed"
 	$(Q)$(MAKE) --no-print-directory vm-stress2
+	$(Q)$(MAKE) --no-print-directory vm-slurm
 	$(Q)$(MAKE) --no-print-directory oracle N=$(ORACLE_N) SEED=$(ORACLE_SEED)
 
 # The property tier (tests/vm/oracle.py): seeded random profiles and start states, checked with
