@@ -147,6 +147,12 @@ expect 0 "report: a history of four runs" "$NODROP" report "$F/stress-pair-1.jso
 expect 2 "report: a missing file" "$NODROP" report /nonexistent.json
 echo "$err" | grep -q "/nonexistent.json" && ok "report: the file named" || bad "$err"
 
+# the nightly wrapper (a shell script: not under valgrind) says how to use it
+nerr=$("$(dirname "$0")/../contrib/nightly/nodrop-nightly" 2>&1); rc=$?
+[ "$rc" = 2 ] && echo "$nerr" | head -5 | grep -q "nodrop-nightly \[-r RESULTS\]" &&
+	! echo "$nerr" | grep -q "^set -u" && ok "nodrop-nightly without options: usage, exit 2" ||
+	bad "nodrop-nightly usage (rc $rc): $nerr"
+
 # every command in `nodrop --help` has its man page, listed in nodrop(8), and every option in a
 # command's --help is in its man page and the other way round
 expect 0 "--help lists commands" "$NODROP" --help
