@@ -127,7 +127,7 @@ F=$(dirname "$0")/fixtures/compare
 expect 0 "compare: an unchanged run" "$NODROP" compare "$F/stress-pair-1.json" \
 	"$F/stress-pair-2.json" "$F/stress-pair-3.json"
 echo "$out" | grep -q "against 2 runs (median)" && ok "compare: two baseline runs" || bad "$out"
-expect 1 "compare: the rate-limited run" "$NODROP" compare -j --latency 1000 --cpu 1000 \
+expect 1 "compare: the rate-limited run" "$NODROP" compare -j --skip latency,cpu \
 	--junit /tmp/nd-cli-junit.$$ "$F/stress-pair-1.json" "$F/stress-pair-2.json" \
 	"$F/stress-pair-4.json"
 echo "$out" | jq -e '.[0].result == "REGRESSION" and any(.[0].metrics[];

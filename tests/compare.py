@@ -199,6 +199,13 @@ def one_case(k, base_rep, rng, tmp):
         if not good:
             print(f"# flagged {flagged}, wanted {names}; stderr {err.strip()}")
         ok(good, f"{tag}: exit {rc}, {names} the regression")
+        # the same with those kinds skipped: shown, not judged
+        kinds = sorted({m["class"] for x in res for m in x["metrics"] if m["worse"]})
+        rc, out, err = run("-j", "--skip", ",".join(kinds), *files, runp)
+        res = json.loads(out) if out else []
+        rows = [m for x in res for m in x["metrics"] if m["name"] in names]
+        ok(rc == 0 and rows and not any(m["worse"] or m["judged"] for m in rows),
+           f"{tag}: --skip {','.join(kinds)}: exit {rc}, shown and not judged")
         return
     idx = rng.randrange(len(reps))
     j = [jittered(r, rng) for r in reps]
@@ -220,7 +227,7 @@ def fixed_cases(tmp, stress):
     f = [os.path.join(FIX, f"stress-pair-{i}.json") for i in (1, 2, 3, 4)]
     rc, out, _ = run(f[0], f[1], f[2])
     ok(rc == 0, "recorded: an unchanged run of the same workload: exit 0")
-    rc, out, _ = run("-j", "--latency", "1000", "--cpu", "1000", f[0], f[1], f[3])
+    rc, out, _ = run("-j", "--skip", "latency,cpu", f[0], f[1], f[3])
     res = json.loads(out)
     worse = {m["name"] for m in res[0]["metrics"] if m["worse"]}
     ok(rc == 1 and "aggregate_gbps" in worse, "recorded: the rate-limited run: exit 1, "
@@ -256,6 +263,8 @@ def fixed_cases(tmp, stress):
     ok(rc == 2, "one file and no --history: usage")
     rc, out, err = run("--throughput", "x", f[0], f[1])
     ok(rc == 2 and "--throughput 'x'" in err, "bad limit: exit 2, the option named")
+    rc, out, err = run("--skip", "latency,speed", f[0], f[1])
+    ok(rc == 2 and "--skip 'latency,speed'" in err, "bad --skip: exit 2, the option named")
 
 
 def main():

@@ -26,6 +26,7 @@ enum {
 	OPT_JUNIT,
 	OPT_FORCE,
 	OPT_ALL,
+	OPT_SKIP,
 };
 
 /* A results directory is read two levels deep (DIR and its subdirectories), this many files. */
@@ -48,6 +49,8 @@ static const struct nd_opt compare_opts[] = {
 	{ "latency", OPT_LATENCY, "PCT", "latency worse by more than PCT % (default 20)" },
 	{ "cpu", OPT_CPU, "PCT", "CPU per GB worse by more than PCT % (default 20)" },
 	{ "jain", OPT_JAIN, "DELTA", "Jain's index lower by more than DELTA (default 0.05)" },
+	{ "skip", OPT_SKIP, "CLASSES", "numbers of these kinds are shown, never judged: throughput, "
+	  "latency, cpu, fairness, loss, verdict (comma-separated)" },
 	{ "force", OPT_FORCE, NULL, "compare runs of other options or hosts (said, not refused)" },
 	{ "all", OPT_ALL, NULL, "text: every number, not only those that changed" },
 	{ "junit", OPT_JUNIT, "FILE", "also write a test case per number as JUnit XML" },
@@ -71,6 +74,22 @@ static int parse_limit(const char *opt, const char *arg, double max, double *out
 		return bad(opt, arg, max > 1 ? "expected a percentage 0..1000" :
 			   "expected a number 0..1");
 	*out = v;
+	return 0;
+}
+
+static int parse_skip(const char *arg, unsigned int *skip)
+{
+	char buf[128], *tok, *save = NULL;
+	int c;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		c = nd_cmp_class_parse(tok);
+		if (c < 0)
+			return bad("skip", arg, "expected kinds among throughput, latency, cpu, "
+				   "fairness, loss, verdict, comma-separated");
+		*skip |= 1u << c;
+	}
 	return 0;
 }
 
@@ -117,6 +136,8 @@ static int compare_opt(int key, const char *arg, void *data)
 	case OPT_ALL:
 		a->all = true;
 		return 0;
+	case OPT_SKIP:
+		return parse_skip(arg, &a->limits.skip);
 	}
 	return ND_EXIT_USAGE;
 }
@@ -342,7 +363,7 @@ static const char *unit_of(enum nd_cmp_class c)
 	}
 }
 
-static void print_row(const struct nd_cmp_row *w, bool all)
+static void print_row(const struct nd_cmp_row *w, bool all, unsigned int skip)
 {
 	bool changed = !w->in_run || w->n_base == 0 || w->run != w->base;
 
@@ -363,7 +384,10 @@ static void print_row(const struct nd_cmp_row *w, bool all)
 	else
 		pr_null(PR_ANY, "change_pct", "         ");
 	pr_bool(PR_JSON, "worse", NULL, w->worse);
-	if (w->worse)
+	pr_bool(PR_JSON, "judged", NULL, !(skip & (1u << w->cls)));
+	if (skip & (1u << w->cls))
+		pr_text("  (not judged: --skip)");
+	else if (w->worse)
 		pr_text("  WORSE");
 	else if (!w->in_run)
 		pr_text("  (not in this run)");
@@ -439,7 +463,7 @@ static void print_job(const struct job *j, const struct compare_args *a, const s
 	pr_text("  %-46s %12s %12s %-5s %10s\n", "number", "baseline", "run", "", "change");
 	pr_open_array("metrics");
 	for (i = 0; i < j->res.n; i++)
-		print_row(&j->res.rows[i], a->all);
+		print_row(&j->res.rows[i], a->all, a->limits.skip);
 	pr_close_array();
 	pr_uint(PR_ANY, "regressions", "  %" PRIu64, j->res.n_worse);
 	pr_uint(PR_ANY, "numbers", " of %" PRIu64 " numbers worse", j->res.n);

@@ -28,6 +28,8 @@ enum nd_cmp_class {
 
 /* "throughput", "latency", "cpu", "fairness", "loss", "verdict" */
 const char *nd_cmp_class_name(enum nd_cmp_class c);
+/* The class named @name, or -EINVAL. */
+int nd_cmp_class_parse(const char *name);
 
 struct nd_cmp_metric {
 	char name[160];			/* "aggregate_gbps", "flow rank 1 -> rank 0 gbps", ... */
@@ -68,6 +70,7 @@ struct nd_cmp_limits {
 	double latency_pct;		/* default 20 */
 	double cpu_pct;			/* default 20 */
 	double jain;			/* default 0.05 */
+	unsigned int skip;		/* 1 << class: shown, never judged (noisy on this host) */
 };
 
 void nd_cmp_limits_init(struct nd_cmp_limits *l);

@@ -29,12 +29,23 @@ const char *nd_cmp_class_name(enum nd_cmp_class c)
 	return c < ND_CMP_CLASS_COUNT ? class_names[c] : "?";
 }
 
+int nd_cmp_class_parse(const char *name)
+{
+	int c;
+
+	for (c = 0; c < ND_CMP_CLASS_COUNT; c++)
+		if (!strcmp(name, class_names[c]))
+			return c;
+	return -EINVAL;
+}
+
 void nd_cmp_limits_init(struct nd_cmp_limits *l)
 {
 	l->throughput_pct = 10;
 	l->latency_pct = 20;
 	l->cpu_pct = 20;
 	l->jain = 0.05;
+	l->skip = 0;
 }
 
 static struct json_object *get(struct json_object *o, const char *key)
@@ -470,6 +481,8 @@ static double base_median(const struct nd_cmp_run *const *base, size_t n_base, c
 
 static bool is_worse(const struct nd_cmp_row *w, const struct nd_cmp_limits *l)
 {
+	if (l->skip & (1u << w->cls))
+		return false;
 	switch (w->cls) {
 	case ND_CMP_THROUGHPUT:
 		return w->run < w->base * (1 - l->throughput_pct / 100);
