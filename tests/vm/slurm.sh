@@ -107,7 +107,7 @@ submit() {
 	(cd "$OUT/$name" && ND_NODROP="$REPO/$ND" ND_NIGHTLY="$REPO/contrib/nightly/nodrop-nightly" \
 		ND_PATTERN=pair ND_SIZE=16K ND_DURATION=3 ND_DEV=rxe0 ND_PORT=18520 \
 		ND_STRESS_EXTRA="--rate 0.1 $extra" ND_RESULTS="$OUT/results" \
-		ND_COMPARE_ARGS="--skip latency,cpu" PATH="$REPO/build:$PATH" \
+		ND_COMPARE_ARGS="--skip latency,cpu --throughput 30" PATH="$REPO/build:$PATH" \
 		timeout 400 sbatch --wait -N 2 -w nd-vm0,nd-vm1 --export=ALL -D /tmp \
 		-o "$OUT/$name/slurm-%j.out" "$REPO/contrib/slurm/nodrop-stress.sbatch" \
 		>"$OUT/$name/sbatch.out" 2>&1)

@@ -91,11 +91,12 @@ netem_evidence() {
 # second and third compare ok (exit 0) against the runs before; the fourth, rate-limited on the
 # wire by tbf on guest 1 with the same options, is a regression (exit 1) naming the
 # throughput, in compare.json, its JUnit and the page. The emulated guest's timing is not what
-# this checks (an unchanged run's completion p99 has been seen 12x its baseline): latency and
-# CPU are shown, not judged (--skip), the throughput limit stays the default.
+# this checks: an unchanged night's completion p99 has been seen 12x its baseline and its
+# throughput 11 % under (a host stall, with make check's other work on two cores). Latency and
+# CPU are shown, not judged (--skip); throughput is judged at 30 % (tbf takes 60 %).
 HIST=(-d rxe0 -o write -s 16K -D 3 --validate --rate 0.1 --qp-timeout 21)
 NIGHTLY=contrib/nightly/nodrop-nightly
-export ND_COMPARE_ARGS="--skip latency,cpu"
+export ND_COMPARE_ARGS="--skip latency,cpu --throughput 30"
 nightly() { # N: run N of the history, this guest's rank; its exit status in $OUT/nightlyN.rc
 	local n=$1 rc
 	if [ "$ME" = 0 ]; then
