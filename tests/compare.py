@@ -17,25 +17,16 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import finish, ok  # noqa: E402
+
 ND = sys.argv[1] if len(sys.argv) > 1 else "build/nodrop"
 CASES = int(sys.argv[2]) if len(sys.argv) > 2 else 60
 SEED = int(sys.argv[3]) if len(sys.argv) > 3 else int(os.environ.get("ND_SEED", "1795"))
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures", "compare")
 LIMITS = {"throughput": 10, "latency": 20, "cpu": 20, "jain": 0.05}
-
-passed = failed = 0
-
-
-def ok(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-        print(f"ok - {what}")
-    else:
-        failed += 1
-        print(f"not ok - {what}")
-    return cond
 
 
 def run(*args):
@@ -277,8 +268,7 @@ def main():
         for k in range(CASES):
             base = rng.choice(stress + sims)
             one_case(k, base, rng, tmp)
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    finish()
 
 
 main()

@@ -15,24 +15,15 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tap import finish, ok  # noqa: E402
+
 ND = sys.argv[1] if len(sys.argv) > 1 else "build/nodrop"
 OUT = sys.argv[2] if len(sys.argv) > 2 else "build/report"
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures", "compare")
 SCEN = os.path.join(os.path.dirname(HERE), "profiles", "scenarios")
-
-passed = failed = 0
-
-
-def ok(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-        print(f"ok - {what}")
-    else:
-        failed += 1
-        print(f"not ok - {what}")
-    return cond
 
 
 class Dom(html.parser.HTMLParser):
@@ -182,8 +173,7 @@ def main():
         p = subprocess.run([ND, "report", "-o", os.path.join(tmp, "x.html"),
                             os.path.join(tmp, "nope.json")], capture_output=True, text=True)
         ok(p.returncode == 2 and "nope.json" in p.stderr, "a missing file: exit 2, named")
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+    finish()
 
 
 main()

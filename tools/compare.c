@@ -32,6 +32,17 @@ enum {
 /* A results directory is read two levels deep (DIR and its subdirectories), this many files. */
 #define HISTORY_FILES_MAX 4096
 
+struct found {
+	char path[PATH_MAX];
+	struct timespec mtime;
+};
+
+/* The JSON files found in a results directory: as many as there are, up to the bound. */
+struct founds {
+	struct found *v;
+	size_t n, cap;
+};
+
 struct compare_args {
 	struct nd_cmp_limits limits;
 	bool ready;
@@ -206,11 +217,6 @@ static int pool_load(struct pool *p, const char *path, bool tolerant)
 	return 0;
 }
 
-struct found {
-	char path[PATH_MAX];
-	struct timespec mtime;
-};
-
 static int by_mtime(const void *a, const void *b)
 {
 	const struct found *x = a, *y = b;
@@ -229,31 +235,44 @@ static bool is_json(const char *name)
 	return len > 5 && !strcmp(name + len - 5, ".json") && name[0] != '.';
 }
 
-/* *.json files of @dir and of its subdirectories, oldest first. */
-static int scan(const char *dir, int depth, struct found *f, size_t *n)
+/* *.json files of @dir and of its subdirectories; -ENOMEM, or what opendir() said of @dir. */
+static int scan(const char *dir, int depth, struct founds *f)
 {
 	struct dirent *de;
 	struct stat st;
 	DIR *d = opendir(dir);
 	char path[PATH_MAX];
+	int ret = 0;
 
 	if (!d)
 		return -errno;
-	while ((de = readdir(d)) && *n < HISTORY_FILES_MAX) {
+	while (!ret && (de = readdir(d)) && f->n < HISTORY_FILES_MAX) {
 		if (de->d_name[0] == '.')
 			continue;
 		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= sizeof(path) ||
 		    stat(path, &st))
 			continue;
-		if (S_ISDIR(st.st_mode) && depth)
-			scan(path, depth - 1, f, n);
-		else if (S_ISREG(st.st_mode) && is_json(de->d_name)) {
-			snprintf(f[*n].path, sizeof(f[*n].path), "%s", path);
-			f[(*n)++].mtime = st.st_mtim;
+		if (S_ISDIR(st.st_mode) && depth) {
+			/* an unreadable subdirectory holds no run we can read: passed over */
+			ret = scan(path, depth - 1, f) == -ENOMEM ? -ENOMEM : 0;
+		} else if (S_ISREG(st.st_mode) && is_json(de->d_name)) {
+			if (f->n == f->cap) {
+				size_t cap = f->cap ? f->cap * 2 : 16;
+				struct found *v = realloc(f->v, cap * sizeof(*v));
+
+				if (!v) {
+					ret = -ENOMEM;
+					break;
+				}
+				f->v = v;
+				f->cap = cap;
+			}
+			snprintf(f->v[f->n].path, sizeof(f->v[f->n].path), "%s", path);
+			f->v[f->n++].mtime = st.st_mtim;
 		}
 	}
 	closedir(d);
-	return 0;
+	return ret;
 }
 
 static bool same_file(const char *a, const char *b)
@@ -519,8 +538,8 @@ static int write_junit(const char *path, const struct job *jobs, size_t n)
 static int load_baseline(struct pool *p, const struct compare_args *a, char **files,
 			 size_t n_files, const char *run_path)
 {
-	struct found *f;
-	size_t n = 0, i;
+	struct founds f = { 0 };
+	size_t i;
 	int ret;
 
 	for (i = 0; i < n_files; i++)
@@ -528,21 +547,24 @@ static int load_baseline(struct pool *p, const struct compare_args *a, char **fi
 			return ret;
 	if (!a->history)
 		return 0;
-	f = calloc(HISTORY_FILES_MAX, sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	ret = scan(a->history, 1, f, &n);
+	ret = scan(a->history, 1, &f);
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "nodrop compare: out of memory\n");
+		free(f.v);
+		return ret;
+	}
 	if (ret) {
 		fprintf(stderr, "nodrop compare: --history %s: %s; give the results directory\n",
 			a->history, strerror(-ret));
-		free(f);
+		free(f.v);
 		return -EINVAL;
 	}
-	qsort(f, n, sizeof(*f), by_mtime);
-	for (i = 0; i < n && !ret; i++)
-		if (!same_file(f[i].path, run_path))
-			ret = pool_load(p, f[i].path, true);
-	free(f);
+	if (f.n)
+		qsort(f.v, f.n, sizeof(*f.v), by_mtime);
+	for (i = 0; i < f.n && !ret; i++)
+		if (!same_file(f.v[i].path, run_path))
+			ret = pool_load(p, f.v[i].path, true);
+	free(f.v);
 	return ret;
 }
 

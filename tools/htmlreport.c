@@ -24,7 +24,6 @@
 enum { OPT_TITLE = 256 };
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-#define REPORT_MAX (64u << 20)
 #define FLOWS_DRAWN 16		/* series lines in one plot; bars for the rest */
 #define BARS_MAX 32
 #define EVIDENCE_SHOWN 16
@@ -800,32 +799,12 @@ static int page(FILE *o, const struct file *files, size_t n_files, const char *t
 	return ret;
 }
 
+/* The file's JSON tree, for drawing: nd_cmp_load() read and checked the report before. */
 static int load(struct file *f, struct nd_err *e)
 {
-	struct json_tokener *tok;
-	FILE *in = fopen(f->path, "re");
-	char *buf;
-	size_t n;
-
-	if (!in)
-		return nd_err_set(e, -errno, "%s: %s", f->path, strerror(errno));
-	buf = malloc(REPORT_MAX + 1);
-	n = buf ? fread(buf, 1, REPORT_MAX + 1, in) : 0;
-	fclose(in);
-	if (!buf)
-		return nd_err_set(e, -ENOMEM, "out of memory");
-	tok = json_tokener_new();
-	f->top = tok && n <= REPORT_MAX ? json_tokener_parse_ex(tok, buf, (int)n) : NULL;
-	if (tok)
-		json_tokener_free(tok);
-	free(buf);
-	if (!f->top || !(json_object_is_type(f->top, json_type_object) ||
-			 (json_object_is_type(f->top, json_type_array) && alen(f->top)))) {
-		json_object_put(f->top);
-		f->top = NULL;
-		return nd_err_set(e, -EINVAL, "%s: not a report that nodrop stress -j or nodrop "
-				  "sim -j wrote", f->path);
-	}
+	f->top = json_object_from_file(f->path);
+	if (!f->top)
+		return nd_err_set(e, -EINVAL, "%s: %s", f->path, json_util_get_last_err());
 	return 0;
 }
 
@@ -859,9 +838,9 @@ static int report_run(const struct nd_cli *cli, int argc, char **argv, void *dat
 	}
 	for (i = 0; i < (size_t)argc && !ret; i++) {
 		files[i].path = argv[i];
-		ret = load(&files[i], &e);
+		ret = nd_cmp_load(argv[i], &runs[i], &counts[i], &e);
 		if (!ret)
-			ret = nd_cmp_load(argv[i], &runs[i], &counts[i], &e);
+			ret = load(&files[i], &e);
 	}
 	if (ret) {
 		fprintf(stderr, "nodrop report: %s\n", e.msg);

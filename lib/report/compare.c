@@ -539,9 +539,10 @@ int nd_cmp_compare(const struct nd_cmp_run *const *base, size_t n_base,
 	for (j = 0; j < n_base; j++) {
 		for (i = 0; i < base[j]->n; i++) {
 			const struct nd_cmp_metric *m = &base[j]->m[i];
+			bool seen = false;
 			size_t k;
-			bool seen = find(run, m->name) != NULL;
 
+			/* the rows hold every number of the run, and those added here */
 			for (k = 0; k < out->n && !seen; k++)
 				seen = !strcmp(out->rows[k].name, m->name);
 			if (seen || m->cls == ND_CMP_LOSS)
