@@ -9,7 +9,7 @@
 
 #define ND_MAX_OPTS 64
 
-static const struct nd_opt common_opts[] = { ND_OPT_JSON, ND_OPT_PRETTY, ND_OPT_HELP, { 0 } };
+const struct nd_opt nd_common_opts[] = { ND_OPT_JSON, ND_OPT_PRETTY, ND_OPT_HELP, { 0 } };
 
 static void usage_opts(const struct nd_opt *o, FILE *f)
 {
@@ -31,7 +31,7 @@ void nd_cli_usage(const struct nd_cmd *cmd, FILE *f)
 	fprintf(f, "Usage: nodrop %s [OPTIONS] %s\n%s.\n\nOptions:\n", cmd->name, cmd->args,
 		cmd->summary);
 	usage_opts(cmd->opts, f);
-	usage_opts(common_opts, f);
+	usage_opts(nd_common_opts, f);
 	fprintf(f, "\nExit status: 0 ok, 1 drift/findings, 2 bad usage or input, 3 system error.\n"
 		   "See nodrop-%s(8).\n", cmd->name);
 }
@@ -39,7 +39,7 @@ void nd_cli_usage(const struct nd_cmd *cmd, FILE *f)
 /* Build getopt_long's tables from the command's rows and the common ones. */
 static int build(const struct nd_cmd *cmd, struct option *lo, char *so)
 {
-	const struct nd_opt *tables[] = { cmd->opts, common_opts };
+	const struct nd_opt *tables[] = { cmd->opts, nd_common_opts };
 	size_t t, n = 0, s = 0;
 
 	/* GNU getopt permutes: options may follow the operands ("triage eth2 -j"); "--" ends them */

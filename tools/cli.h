@@ -6,6 +6,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* The Makefile passes its VERSION; this is for a compiler run by hand. */
+#ifndef ND_VERSION
+#define ND_VERSION "0.1.0"
+#endif
+
 /* Exit codes, the same for every subcommand (see nodrop(8)). */
 enum {
 	ND_EXIT_OK = 0,
@@ -26,6 +31,26 @@ struct nd_cli {
 	bool pretty;
 };
 
+/*
+ * What a shell offers for an option's argument (nodrop --completion), where its name in --help
+ * says too little. By default the name decides: DEV network devices, DIR directories, FILE
+ * files, PROFILE and *.yaml profiles or scenarios, *.json reports; anything else, nothing.
+ */
+struct nd_comp {
+	const char *opt;	/* the option's long name; it must take an argument */
+	const char *kind;	/* one of ND_COMP_*, or the words "a|b|c" */
+	/* or the library's own names, so completion and parsing share one table */
+	const char *(*value)(unsigned int i);	/* the i-th, NULL past the last */
+	bool list;		/* a comma-separated list of them */
+};
+
+#define ND_COMP_NETDEV	"@netdev"	/* /sys/class/net */
+#define ND_COMP_RDMADEV	"@rdmadev"	/* /sys/class/infiniband, DEV:PORT after a ':' */
+#define ND_COMP_DIR	"@dir"
+#define ND_COMP_FILE	"@file"
+#define ND_COMP_YAML	"@file:yaml"
+#define ND_COMP_JSON	"@file:json"
+
 struct nd_cmd {
 	const char *name;
 	const char *args;	/* synopsis after the options, e.g. "[DEV...]" */
@@ -36,6 +61,7 @@ struct nd_cmd {
 	/* runs after options; returns an exit code */
 	int (*run)(const struct nd_cli *cli, int argc, char **argv, void *data);
 	size_t data_size;	/* zeroed scratch the command's opt() and run() share */
+	const struct nd_comp *complete;	/* completion beyond the names' defaults, NULL-terminated */
 };
 
 /* Options every subcommand takes. */
@@ -70,5 +96,10 @@ void nd_cli_usage(const struct nd_cmd *cmd, FILE *f);
 int nd_cli_run(const struct nd_cmd *cmd, int argc, char **argv);
 /* Map a library error to an exit code: bad input is the user's to fix, the rest the system's. */
 int nd_cli_exit_code(int err);
+
+/* Options every subcommand takes (-j, -p, -h), as usage and getopt see them. */
+extern const struct nd_opt nd_common_opts[];
+/* nodrop --completion SHELL: print the script for @cmds to stdout; returns an exit code. */
+int nd_completion(const char *shell, const struct nd_cmd *const *cmds, size_t n);
 
 #endif

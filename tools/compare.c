@@ -68,6 +68,16 @@ static const struct nd_opt compare_opts[] = {
 	{ 0 },
 };
 
+static const char *class_value(unsigned int i)
+{
+	return i < ND_CMP_CLASS_COUNT ? nd_cmp_class_name(i) : NULL;
+}
+
+static const struct nd_comp compare_complete[] = {
+	{ .opt = "skip", .value = class_value, .list = true },
+	{ 0 },
+};
+
 static int bad(const char *opt, const char *arg, const char *why)
 {
 	fprintf(stderr, "nodrop compare: --%s '%s': %s\n", opt, arg, why);
@@ -650,4 +660,5 @@ const struct nd_cmd nd_cmd_compare = {
 	.opt = compare_opt,
 	.run = compare_run,
 	.data_size = sizeof(struct compare_args),
+	.complete = compare_complete,
 };

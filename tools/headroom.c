@@ -36,6 +36,25 @@ static const struct nd_opt headroom_opts[] = {
 	{ 0 },
 };
 
+/* --model's words: the library's models, then all of them */
+static const char *model_value(unsigned int i)
+{
+	if (i < ND_HDRM_MODEL_COUNT)
+		return nd_hdrm_model_name(i);
+	return i == ND_HDRM_MODEL_COUNT ? "all" : NULL;
+}
+
+static const char *asic_value(unsigned int i)
+{
+	return i < ND_SPC_COUNT ? nd_spc_name(i) : NULL;
+}
+
+static const struct nd_comp headroom_complete[] = {
+	{ .opt = "model", .value = model_value },
+	{ .opt = "asic", .value = asic_value },
+	{ 0 },
+};
+
 static int bad(const char *opt, const char *arg, const char *why)
 {
 	fprintf(stderr, "nodrop headroom: --%s '%s': %s\n", opt, arg, why);
@@ -213,4 +232,5 @@ const struct nd_cmd nd_cmd_headroom = {
 	.opt = headroom_opt,
 	.run = headroom_run,
 	.data_size = sizeof(struct headroom_args),
+	.complete = headroom_complete,
 };

@@ -5,10 +5,6 @@
 
 #include "cli.h"
 
-#ifndef ND_VERSION
-#define ND_VERSION "0.1.0"
-#endif
-
 static const struct nd_cmd *const cmds[] = {
 	&nd_cmd_show,
 	&nd_cmd_apply,
@@ -30,6 +26,7 @@ static void usage(FILE *f)
 
 	fprintf(f, "Usage: nodrop COMMAND [OPTIONS] [ARGS]\n"
 		   "       nodrop --version | --help\n"
+		   "       nodrop --completion bash\n"
 		   "Lossless RDMA fabrics: PFC, ETS, DSCP, ECN/DCQCN, RoCE and InfiniBand.\n\n"
 		   "Commands:\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
@@ -54,6 +51,9 @@ int main(int argc, char **argv)
 		printf("nodrop %s\n", ND_VERSION);
 		return ND_EXIT_OK;
 	}
+	if (!strcmp(argv[1], "--completion"))
+		return nd_completion(argc == 3 ? argv[2] : NULL, cmds,
+				     sizeof(cmds) / sizeof(cmds[0]));
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i]->name))
 			return nd_cli_run(cmds[i], argc - 1, argv + 1);

@@ -25,6 +25,11 @@ static const struct nd_opt rollback_opts[] = {
 	{ 0 },
 };
 
+static const struct nd_comp rollback_complete[] = {
+	{ .opt = "journal", .kind = ND_COMP_JSON },
+	{ 0 },
+};
+
 static int rollback_opt(int key, const char *arg, void *data)
 {
 	struct rollback_args *a = data;
@@ -101,4 +106,5 @@ const struct nd_cmd nd_cmd_rollback = {
 	.opt = rollback_opt,
 	.run = rollback_run,
 	.data_size = sizeof(struct rollback_args),
+	.complete = rollback_complete,
 };

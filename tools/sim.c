@@ -41,6 +41,16 @@ static const struct nd_opt sim_opts[] = {
 	{ 0 },
 };
 
+static const char *fabric_value(unsigned int i)
+{
+	return i < ND_FABRIC_COUNT ? nd_fabric_name(i) : NULL;
+}
+
+static const struct nd_comp sim_complete[] = {
+	{ .opt = "compare", .value = fabric_value, .list = true },
+	{ 0 },
+};
+
 static int parse_fabrics(struct sim_args *a, const char *arg)
 {
 	char buf[64], *tok, *save = NULL;
@@ -220,4 +230,5 @@ const struct nd_cmd nd_cmd_sim = {
 	.opt = sim_opt,
 	.run = sim_cmd_run,
 	.data_size = sizeof(struct sim_args),
+	.complete = sim_complete,
 };

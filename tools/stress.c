@@ -93,6 +93,42 @@ static const struct nd_opt stress_opts[] = {
 	{ 0 },
 };
 
+static const char *pattern_value(unsigned int i)
+{
+	return i < ND_SP_COUNT ? nd_stress_pattern_name(i) : NULL;
+}
+
+static const char *op_value(unsigned int i)
+{
+	return i < ND_OP_COUNT ? nd_op_name(i) : NULL;
+}
+
+/* --mem's words: host memory, then the first GPU registered each way --help names */
+static const char *mem_value(unsigned int i)
+{
+	static const char *const mem[] = { "host", "host:huge", "cuda:0" };
+	const unsigned int n = sizeof(mem) / sizeof(mem[0]);
+	static char buf[32];
+	unsigned int reg;
+
+	if (i < n)
+		return mem[i];
+	reg = ND_GPU_REG_AUTO + 1 + (i - n);	/* auto, the default, is plain cuda:0 */
+	if (reg >= ND_GPU_REG_COUNT)
+		return NULL;
+	snprintf(buf, sizeof(buf), "cuda:0,%s", nd_gpu_reg_name(reg));
+	return buf;
+}
+
+static const struct nd_comp stress_complete[] = {
+	{ .opt = "pattern", .value = pattern_value },
+	{ .opt = "op", .value = op_value },
+	{ .opt = "mem", .value = mem_value },
+	{ .opt = "dev", .kind = ND_COMP_RDMADEV },
+	{ .opt = "profile", .kind = ND_COMP_YAML },
+	{ 0 },
+};
+
 static volatile sig_atomic_t stop_flag;
 
 static void on_signal(int sig)
@@ -645,4 +681,5 @@ const struct nd_cmd nd_cmd_stress = {
 	.opt = stress_opt,
 	.run = stress_run,
 	.data_size = sizeof(struct stress_args),
+	.complete = stress_complete,
 };

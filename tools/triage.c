@@ -31,6 +31,11 @@ static const struct nd_opt triage_opts[] = {
 	{ 0 },
 };
 
+static const struct nd_comp triage_complete[] = {
+	{ .opt = "profile", .kind = ND_COMP_YAML },
+	{ 0 },
+};
+
 /* @arg as a number in [@min, @max]; ND_EXIT_USAGE after a message when it is not. */
 static int parse_num(const char *opt, const char *arg, double min, double max, double *out)
 {
@@ -228,4 +233,5 @@ const struct nd_cmd nd_cmd_triage = {
 	.opt = triage_opt,
 	.run = triage_run,
 	.data_size = sizeof(struct triage_args),
+	.complete = triage_complete,
 };
