@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "nodrop.h"
 #include "print.h"
+#include "prom.h"
 
 #define WATCH_MAX_S 86400.0
 #define COUNT_MAX 1000000000L
@@ -301,111 +302,47 @@ static int print_deltas(const struct nd_sample *a, const struct nd_sample *b, si
 	return ret;
 }
 
-/* ---- Prometheus text exposition format, version 0.0.4 ---- */
-
-static void prom_escape(const char *s, bool label)
+/*
+ * --prometheus: each port's PFC priorities (a mask, -1 where DCB could not be read), so an alert
+ * can tell drops on a lossless priority from drops on a lossy one. A port without DCB simply has
+ * none; any other failure is said on stderr (the timer's journal) and the counters still go out.
+ */
+static int *read_pfc(const struct devs *d)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", stdout);
-		else if (*s == '\n')
-			fputs("\\n", stdout);
-		else if (*s == '"' && label)
-			fputs("\\\"", stdout);
-		else
-			putchar(*s);
+	int *pfc = malloc((d->n ? d->n : 1) * sizeof(*pfc));
+	struct nd_ctx *ctx = NULL;
+	struct nd_err e = { 0 };
+	size_t i, cnt;
+
+	if (!pfc)
+		return NULL;
+	for (i = 0; i < d->n; i++)
+		pfc[i] = -1;
+	if (nd_ctx_new(&ctx, &e)) {
+		fprintf(stderr, "nodrop counters: PFC state not read: %s\n", e.msg);
+		return pfc;
 	}
-}
+	for (i = 0; i < d->n; i++) {
+		const char *name = d->name[i];
+		struct nd_port *p = NULL;
+		int ret = nd_ports_read(ctx, &name, 1, &p, &cnt, &e);
 
-static void prom_labels(const struct nd_sample *smp, const struct nd_counter *c)
-{
-	fputs("{device=\"", stdout);
-	prom_escape(smp->ifname, true);
-	if (c->prio >= 0)
-		printf("\",prio=\"%d", c->prio);
-	printf("\",source=\"%s", nd_ctr_source_name(c->source));
-	if (!c->mapped) {
-		fputs("\",counter=\"", stdout);
-		prom_escape(c->name, true);
-	}
-	fputs("\"}", stdout);
-}
-
-/* One family per canonical counter, all ports together, as the format requires. */
-static void prom_family(const struct nd_counter_info *info, const struct nd_sample *smp,
-			size_t n)
-{
-	bool head = false;
-	size_t i, j;
-
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < smp[i].n; j++) {
-			const struct nd_counter *c = &smp[i].c[j];
-
-			if (!c->mapped || strcmp(c->name, info->name))
-				continue;
-			if (!head) {
-				printf("# HELP nodrop_%s_total ", info->name);
-				prom_escape(info->help, false);
-				printf(" (%s).\n# TYPE nodrop_%s_total counter\n", info->unit,
-				       info->name);
-				head = true;
-			}
-			printf("nodrop_%s_total", info->name);
-			prom_labels(&smp[i], c);
-			printf(" %" PRIu64 "\n", c->value);
+		/* -ENODEV: gone since it was sampled, or a name only a fixture tree holds */
+		if (ret) {
+			if (ret != -ENODEV)
+				fprintf(stderr, "nodrop counters: %s: PFC state not read: %s\n",
+					name, e.msg);
+			continue;
 		}
+		if (!p->dcb_status && (p->dcb.have & ND_DCB_HAVE_PFC))
+			pfc[i] = p->dcb.pfc.pfc_en;
+		else if (p->dcb_status && p->dcb_status != -EOPNOTSUPP)
+			fprintf(stderr, "nodrop counters: %s: PFC state not read: %s\n", name,
+				p->dcb_error);
+		nd_ports_free(p, cnt);
 	}
-}
-
-static bool raw_seen(const struct nd_sample *smp, size_t upto)
-{
-	const struct nd_counter *c = &smp->c[upto];
-	size_t k;
-
-	for (k = 0; k < upto; k++)
-		if (!smp->c[k].mapped && smp->c[k].source == c->source &&
-		    !strcmp(smp->c[k].name, c->name))
-			return true;
-	return false;
-}
-
-/* Raw counters differ in unit and kind (some are gauges): one untyped family. */
-static void prom_raw(const struct nd_sample *smp, size_t n)
-{
-	bool head = false;
-	size_t i, j;
-
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < smp[i].n; j++) {
-			const struct nd_counter *c = &smp[i].c[j];
-
-			/* a driver listing one name twice would make a duplicate series */
-			if (c->mapped || raw_seen(&smp[i], j))
-				continue;
-			if (!head) {
-				fputs("# HELP nodrop_raw Driver counters no map names, under the "
-				      "driver's name (label counter); units and kinds vary.\n"
-				      "# TYPE nodrop_raw untyped\n", stdout);
-				head = true;
-			}
-			fputs("nodrop_raw", stdout);
-			prom_labels(&smp[i], c);
-			printf(" %" PRIu64 "\n", c->value);
-		}
-	}
-}
-
-static int print_prometheus(const struct nd_sample *smp, size_t n, bool all)
-{
-	const struct nd_counter_info *infos = nd_counter_infos(NULL);
-	size_t i;
-
-	for (i = 0; infos[i].name; i++)
-		prom_family(&infos[i], smp, n);
-	if (all)
-		prom_raw(smp, n);
-	return fflush(stdout) ? -EIO : 0;
+	nd_ctx_free(ctx);
+	return pfc;
 }
 
 /* ---- watch ---- */
@@ -525,7 +462,14 @@ static int counters_run(const struct nd_cli *cli, int argc, char **argv, void *d
 		goto out;
 	}
 	if (a->prometheus) {
-		rc = print_prometheus(smp, d.n, a->all) ? ND_EXIT_SYSTEM : ND_EXIT_OK;
+		int *pfc = read_pfc(&d);
+		struct timespec now;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		rc = pfc && !nd_prom_print(stdout, smp, d.n, pfc, a->all,
+					   now.tv_sec + now.tv_nsec / 1e9) ? ND_EXIT_OK :
+									     ND_EXIT_SYSTEM;
+		free(pfc);
 	} else {
 		pr_init(cli->json, cli->pretty);
 		rc = print_values(smp, d.n) ? ND_EXIT_SYSTEM : ND_EXIT_OK;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * `nodrop counters` on fixture trees: the Prometheus text format checked line by line (promtool
- * is not at hand, so the grammar of exposition format 0.0.4 is checked here), the JSON keys,
+ * `nodrop counters` on fixture trees: the Prometheus text format checked line by line (the grammar
+ * of exposition format 0.0.4) and by promtool (Prometheus's linter, the oracle), the JSON keys,
  * watch documents and exit codes.
  */
 #include <ctype.h>
@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <json-c/json.h>
 
+#include "prom.h"
 #include "test_counters.h"
 #include "unit.h"
 
@@ -257,6 +258,36 @@ static void prom_free(struct prom *p)
 		free(p->series[i]);
 }
 
+/*
+ * Prometheus's own linter as the oracle: `promtool check metrics` parses the text and checks the
+ * naming rules (base units, _total, help texts). A missing promtool fails: it is a test dependency.
+ */
+static void assert_promtool_clean(const char *text)
+{
+	char path[] = "/tmp/nd-prom-XXXXXX", cmd[256];
+	char *out;
+	FILE *f, *p;
+	int fd, rc;
+
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	f = fdopen(fd, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "promtool check metrics <%s 2>&1", path);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	out = slurp(p);
+	rc = pclose(p);
+	unlink(path);
+	ck_assert_msg(WIFEXITED(rc) && WEXITSTATUS(rc) != 127,
+		      "promtool is missing: apt-get install prometheus (make deps-check does)");
+	ck_assert_msg(WIFEXITED(rc) && !WEXITSTATUS(rc) && !out[0],
+		      "promtool check metrics: exit %d: %s\n%s", WEXITSTATUS(rc), out, text);
+	free(out);
+}
+
 static void assert_prom_valid(const char *text, size_t min_series)
 {
 	struct prom p;
@@ -265,6 +296,7 @@ static void assert_prom_valid(const char *text, size_t min_series)
 	ck_assert_msg(!line, "line %d: %s\n%s", line, p.err, text);
 	ck_assert_uint_ge(p.n_series, min_series);
 	prom_free(&p);
+	assert_promtool_clean(text);
 }
 
 /* The checker itself must catch what is wrong. */
@@ -338,6 +370,87 @@ START_TEST(prometheus_two_ports)
 	ck_assert_ptr_null(strstr(out, "nodrop_raw"));
 	free(out);
 	free(err);
+}
+END_TEST
+
+/* Every nodrop_ metric the shipped alerting rules name is a family in @text. */
+static void assert_rules_use(const char *text)
+{
+	FILE *f = fopen("contrib/prometheus/nodrop.rules.yml", "r");
+	char *rules, *s, want[160];
+	size_t n, used = 0;
+
+	ck_assert_msg(f, "contrib/prometheus/nodrop.rules.yml: run from the repository root");
+	rules = slurp(f);
+	fclose(f);
+	for (s = rules; (s = strstr(s, "nodrop_")); s += n) {
+		n = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
+		if (s > rules && (isalnum((unsigned char)s[-1]) || s[-1] == '_' || s[-1] == '.'))
+			continue;	/* part of another word or a file name */
+		snprintf(want, sizeof(want), "\n# TYPE %.*s ", (int)n, s);
+		ck_assert_msg(strstr(text, want), "the rules use %.*s, which nodrop does not write",
+			      (int)n, s);
+		used++;
+	}
+	ck_assert_uint_ge(used, 10);
+	free(rules);
+}
+
+/*
+ * Every canonical counter as a series (per-priority ones on each priority), a raw one and a port
+ * without counters, through the printer and promtool: no name, unit or help text of the whole
+ * table breaks the naming rules, and microseconds arrive as exact seconds.
+ */
+START_TEST(prometheus_every_family)
+{
+	size_t n_info, i, k = 0, n = 0;
+	const struct nd_counter_info *infos = nd_counter_infos(&n_info);
+	struct nd_sample smp[2] = { { .ifname = "eth2", .driver = "mlx5_core" },
+				    { .ifname = "lo", .driver = "" } };
+	char *text = NULL, name[96];
+	const int pfc[2] = { 1 << 3, -1 };
+	const char *unit;
+	uint64_t div;
+	size_t len = 0;
+	FILE *f;
+	int p;
+
+	for (i = 0; i < n_info; i++)
+		n += infos[i].per_prio ? 8 : 1;
+	smp[0].c = calloc(n + 1, sizeof(*smp[0].c));
+	ck_assert_ptr_nonnull(smp[0].c);
+	for (i = 0; i < n_info; i++) {
+		for (p = infos[i].per_prio ? 0 : -1; p < (infos[i].per_prio ? 8 : 0); p++) {
+			struct nd_counter *c = &smp[0].c[k++];
+
+			snprintf(c->name, sizeof(c->name), "%s", infos[i].name);
+			c->prio = p;
+			c->mapped = true;
+			c->value = 1500000 + k;
+		}
+	}
+	snprintf(smp[0].c[k].name, sizeof(smp[0].c[k].name), "vendor_thing");
+	smp[0].c[k].prio = -1;
+	smp[0].n = k + 1;
+	f = open_memstream(&text, &len);
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(nd_prom_print(f, smp, 2, pfc, true, 1795600000.25), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	assert_prom_valid(text, n + 6);
+	ck_assert_ptr_nonnull(strstr(text, "\nnodrop_port_mapped_counters{device=\"lo\"} 0\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\nnodrop_last_success_timestamp_seconds "
+				     "1795600000.250\n"));
+	nd_prom_name(nd_counter_info("pfc_rx_duration_us"), name, sizeof(name), &div, &unit);
+	ck_assert_str_eq(name, "nodrop_pfc_rx_duration_seconds_total");
+	ck_assert_ptr_nonnull(strstr(text, "\nnodrop_pfc_rx_duration_seconds_total{device="
+				     "\"eth2\",prio=\"0\",source=\"ethtool\"} 1.5"));
+	ck_assert_ptr_null(strstr(text, "_us_total"));
+	ck_assert_ptr_nonnull(strstr(text, "\nnodrop_pfc_enabled{device=\"eth2\",prio=\"3\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\nnodrop_pfc_enabled{device=\"eth2\",prio=\"4\"} 0\n"));
+	ck_assert_ptr_null(strstr(text, "nodrop_pfc_enabled{device=\"lo\""));
+	assert_rules_use(text);
+	free(smp[0].c);
+	free(text);
 }
 END_TEST
 
@@ -514,6 +627,7 @@ TCase *tcase_counters_cli(void)
 	tcase_add_test(tc, prom_checker_rejects);
 	tcase_add_test(tc, prometheus_ib);
 	tcase_add_test(tc, prometheus_two_ports);
+	tcase_add_test(tc, prometheus_every_family);
 	tcase_add_test(tc, json_values);
 	tcase_add_test(tc, json_watch);
 	tcase_add_test(tc, text_values);

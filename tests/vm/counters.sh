@@ -276,7 +276,7 @@ prom_valid() {
 	function bad(why) { print NR ": " why ": " $0; err = 1; exit 1 }
 	/^# HELP / { if (seen[$3]++) bad("family twice"); fam = $3; typed = 0; next }
 	/^# TYPE / { if ($3 != fam || typed) bad("TYPE out of place")
-		if ($4 != "counter" && $4 != "untyped") bad("type")
+		if ($4 != "counter" && $4 != "gauge" && $4 != "untyped") bad("type")
 		if ($4 == "counter" && $3 !~ /_total$/) bad("counter without _total")
 		typed = 1; next }
 	{ if (!typed) bad("sample before TYPE")
@@ -300,6 +300,28 @@ check_prometheus() {
 		grep -q '^nodrop_rdma_tx_packets_total{device="veth0",source="rdma"} [1-9]' <<<"$out" &&
 		nd_vm_pass "PFC and RDMA series carry device, prio and source labels" ||
 		nd_vm_fail "series missing in: $(head -20 <<<"$out")"
+	# Prometheus's own linter: base units (nicsim counts pause time in microseconds, as mlx5)
+	nd_vm_need promtool prometheus
+	if why=$(promtool check metrics <<<"$out" 2>&1) && [ -z "$why" ]; then
+		nd_vm_pass "promtool check metrics: clean"
+	else
+		nd_vm_fail "promtool check metrics: $why"
+	fi
+	grep -q '^nodrop_pfc_rx_duration_seconds_total{device="nicsim0",prio="3",source="ethtool"} [0-9]*\.[0-9]\{6\}$' <<<"$out" &&
+		! grep -q '_us_total' <<<"$out" &&
+		nd_vm_pass "pause durations in seconds (nodrop_pfc_rx_duration_seconds_total)" ||
+		nd_vm_fail "pause durations: $(grep duration <<<"$out" | head -5)"
+	# PFC per priority against dcb (the setup turned 3 on); info series name the RDMA port
+	local pfc want
+	pfc=$(grep '^nodrop_pfc_enabled{device="nicsim0",' <<<"$out" | sed 's/.*prio="\([0-7]\)"} \([01]\)$/\1:\2/' | tr '\n' ' ')
+	want=$($DCB -j pfc show dev nicsim0 prio-pfc | jq -r '.prio_pfc | to_entries |
+		map("\(.key):\(if .value then 1 else 0 end)") | join(" ")')
+	[ "${pfc% }" = "$want" ] && nd_vm_pass "nodrop_pfc_enabled matches dcb pfc show ($want)" ||
+		nd_vm_fail "nodrop_pfc_enabled '$pfc' vs dcb '$want'"
+	grep -q '^nodrop_port_info{device="veth0",driver="veth",rdma_device="rxe0",rdma_port="1",link_layer="Ethernet"} 1$' <<<"$out" &&
+		grep -q '^nodrop_last_success_timestamp_seconds [0-9]*\.[0-9]*$' <<<"$out" &&
+		nd_vm_pass "port info and last-success timestamp" ||
+		nd_vm_fail "info/timestamp missing: $(grep -E 'info|timestamp' <<<"$out")"
 }
 
 check_errors() {
