@@ -366,9 +366,15 @@ static int set_talk(struct nd_nl *nl, struct nlmsghdr *nlh, uint8_t cmd, const c
 
 	ret = nd_nl_talk(nl, nlh, on_set_reply, &ctx, e);
 	if (ret) {
-		if (ret == -EPERM)
+		if (ret == -EPERM) {
+			char why[ND_ERR_MSG_MAX];
+
+			/* the kernel's reason is in e->msg, which the new sentence overwrites */
+			nd_strlcpy(why, e->msg, sizeof(why));
 			return nd_err_set(e, ret, "%s: DCB %s %s: %s; writing DCB needs CAP_NET_ADMIN "
-					  "(run as root)", ifname, cmd_name(cmd), what, e->msg);
+					  "(run as root; in a systemd unit, keep it in "
+					  "CapabilityBoundingSet=)", ifname, cmd_name(cmd), what, why);
+		}
 		return nd_err_wrap(e, "%s: DCB %s %s", ifname, cmd_name(cmd), what);
 	}
 	if (!ctx.replied)

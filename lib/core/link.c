@@ -190,10 +190,15 @@ int nd_link_set_mtu(struct nd_ctx *ctx, const char *name, unsigned int mtu, stru
 	ifi->ifi_index = l->ifindex;
 	mnl_attr_put_u32(req, IFLA_MTU, mtu);
 	ret = nd_nl_talk(&ctx->rtnl, req, NULL, NULL, e);
-	if (ret == -EPERM)
-		nd_err_set(e, ret, "%s: set MTU %u: %s; changing the MTU needs CAP_NET_ADMIN "
-			   "(run as root)", name, mtu, e->msg);
-	else if (ret)
+	if (ret == -EPERM) {
+		char why[ND_ERR_MSG_MAX];
+
+		/* the kernel's reason is in e->msg, which the new sentence overwrites */
+		nd_strlcpy(why, e->msg, sizeof(why));
+		nd_err_set(e, ret, "%s: set MTU %u: %s; changing the MTU needs CAP_NET_ADMIN (run "
+			   "as root; in a systemd unit, keep it in CapabilityBoundingSet=)", name, mtu,
+			   why);
+	} else if (ret)
 		nd_err_wrap(e, "%s: set MTU %u", name, mtu);
 	return ret;
 }

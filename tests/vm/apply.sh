@@ -311,7 +311,7 @@ mkdir -p /tmp/nd-user && chmod 777 /tmp/nd-user
 expect 3 "apply as an unprivileged user" setpriv --reuid=65534 --regid=65534 --clear-groups \
 	"$ND" apply --state-dir /tmp/nd-user --dev nicsim0 $P/lossless.yaml
 case $err in
-*"needs CAP_NET_ADMIN (run as root)"*) nd_vm_pass "it says which capability is missing" ;;
+*"needs CAP_NET_ADMIN (run as root"*) nd_vm_pass "it says which capability is missing" ;;
 *) nd_vm_fail "EPERM message: $err" ;;
 esac
 same "nothing changed" "$pre" "$(snap_all)"
