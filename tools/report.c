@@ -96,6 +96,18 @@ static size_t drifted(const struct nd_port_report *pr, bool audit)
 	return n;
 }
 
+/* Changes apply writes: neither skipped nor unsupported, on every port. */
+static uint64_t planned(const struct nd_report *r)
+{
+	uint64_t n = 0;
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++)
+		for (k = 0; k < r->ports[i].n_changes; k++)
+			n += !r->ports[i].changes[k].skipped && !r->ports[i].changes[k].unsupported;
+	return n;
+}
+
 void nd_print_report(const struct nd_report *r, const struct nd_profile *profile, bool audit)
 {
 	size_t i, k;
@@ -129,6 +141,9 @@ void nd_print_report(const struct nd_report *r, const struct nd_profile *profile
 	}
 	pr_close_array();
 	print_conflicts(r);
+	/* for automation (the Ansible role's changed=): what this apply changed or would change */
+	if (!audit)
+		pr_uint(PR_JSON, "changes", NULL, r->outcome == ND_OUTCOME_NOOP ? 0 : planned(r));
 	pr_string(PR_ANY, "outcome", "result: %s", nd_outcome_name(r->outcome));
 	if (r->failure[0])
 		pr_string(PR_JSON, "failure", NULL, r->failure);
