@@ -38,6 +38,13 @@ expect 0 "options may follow the device" "$NODROP" show lo -j
 echo "$out" | jq -e '.[0].ifname == "lo"' >/dev/null && ok "show lo -j is JSON" || bad "show lo -j: $out"
 expect 0 "show -p lo" "$NODROP" show -p lo
 echo "$out" | grep -q '^  {' && ok "pretty JSON is indented" || bad "pretty: $out"
+# counters --prometheus on the host's ports (PFC read by DCB netlink too): promtool as the oracle
+expect 0 "counters --prometheus -a on the host" "$NODROP" counters --prometheus -a
+why=$(promtool check metrics <<<"$out" 2>&1)
+[ -z "$why" ] && echo "$out" | grep -q "^nodrop_port_info{device=\"$first\"," &&
+	echo "$out" | grep -q '^nodrop_last_success_timestamp_seconds [0-9]' &&
+	ok "host Prometheus text: promtool clean, $first's info, the timestamp" ||
+	bad "prometheus: $why $out"
 expect 2 "unknown device" "$NODROP" show nosuchdev0
 [ "$err" = "nodrop show: no network device 'nosuchdev0' (see 'ip link' for the names)" ] &&
 	ok "unknown device message" || bad "unknown device message: $err"
