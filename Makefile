@@ -10,6 +10,7 @@ INCLUDEDIR	?= $(PREFIX)/include
 MANDIR		?= $(PREFIX)/share/man
 DATADIR		?= $(PREFIX)/share/nodrop
 UNITDIR		?= $(PREFIX)/lib/systemd/system
+COMPLETIONDIR	?= $(PREFIX)/share/bash-completion/completions
 PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
 DESTDIR		?=
 
@@ -32,12 +33,15 @@ endif
 WARN		:= -Wall -Wextra -Werror -Wmissing-prototypes -Wstrict-prototypes -Wshadow \
 		   -Wformat=2 -Wno-format-nonliteral
 CFLAGS		?= -O2 -g
-ND_CFLAGS	= -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude -Ilib $(PKG_CFLAGS) $(CFLAGS)
+ND_CFLAGS	= -std=c11 -D_GNU_SOURCE -fPIC $(WARN) -Iinclude -Ilib $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS)
+# CPPFLAGS and LDFLAGS reach every compile and link of what is installed (dpkg-buildflags'
+# hardening: _FORTIFY_SOURCE, -z relro -z now; debian/rules passes them)
+LDFLAGS		?=
 PUB_H		:= include/nodrop.h $(wildcard include/nodrop/*.h)
 # lib/counters/counters_map.c finds the installed driver counter maps in DATADIR/counters: the value is
 # in a generated header, rewritten only when it changes, so `make && make install PREFIX=/usr`
 # rebuilds what depends on it (see $(B)/datadir.h below)
-ND_CFLAGS	+= -I$(B)
+ND_CFLAGS	+= -I$(B) -DND_VERSION='"$(VERSION)"'
 SAN		:= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 ifeq ($(V),1)
@@ -63,9 +67,11 @@ SAN_UNIT_OBJ	:= $(UNIT_SRC:%.c=$(B)/san/%.o)
 # make itself).
 DEPS_BUILD	:= gcc libc6-dev make pkg-config libibverbs-dev librdmacm-dev \
 		   libmnl-dev libyaml-dev libjson-c-dev
-DEPS_CHECK	:= check jq valgrind iproute2 ethtool strace g++ binutils python3
+DEPS_CHECK	:= check jq valgrind iproute2 ethtool strace g++ binutils python3 prometheus \
+		   systemd
 DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod xz-utils rdma-core ibverbs-utils \
-		   ibverbs-providers perftest python3 strace slurmctld slurmd slurm-client munge
+		   ibverbs-providers perftest python3 strace slurmctld slurmd slurm-client munge \
+		   ansible-core prometheus prometheus-node-exporter curl
 
 .PHONY: FORCE nicsim bench all deps deps-check deps-vm lib tools install uninstall check unit vm valgrind demo \
 	clean help
@@ -81,19 +87,24 @@ help:
 	@echo "                  vm, fuzz-smoke, report-check"
 	@echo "make report-check nodrop report's HTML in headless Chromium (DOM, network log, screenshots)"
 	@echo "make unit         Check suites under ASan/UBSan, the GPU suite on the CUDA double, tests/cli.sh,"
-	@echo "                  tests/layers.py (module floors), tests/api.sh (exports, headers, pkg-config)"
+	@echo "                  tests/layers.py (module floors), tests/api.sh (exports, headers, pkg-config),"
+	@echo "                  completion, promtool rule tests, systemd-analyze of the units"
 	@echo "make valgrind     tests/cli.sh with every run under valgrind"
 	@echo "make vm           the real-kernel VM scenarios (one and two guests), then make oracle N=$(ORACLE_N)"
 	@echo "make oracle       the property tier: N random cases (default $(ORACLE_N)) with SEED (default new),"
 	@echo "                  apply/audit/rollback against dcb -j and ip -j in two guests"
 	@echo "make fuzz-smoke   each libFuzzer target for $(FUZZ_SMOKE_TIME) s (make fuzz: $(FUZZ_TIME) s)"
 	@echo "make check-fresh  (root) a debootstrap minbase Debian 12 runs the README's two commands"
-	@echo "                  and the installed tool"
+	@echo "                  and the installed tool; builds the Debian packages in another and"
+	@echo "                  installs them in a third"
+	@echo "make check-deb    build the Debian packages (build/deb/), lintian, their contents"
 	@echo "make check-gpu    the CUDA provider on a host with an NVIDIA GPU"
 	@echo "make bench        ratios against perftest, ethtool/rdma and dcb/ip, measured in one run"
 	@echo "make install      install into DESTDIR/PREFIX (default $(PREFIX))"
 
-# Installs what is missing, once; as root (CI) or through sudo.
+# Installs what is missing, once; as root (CI) or through sudo. The test tools include daemons
+# (prometheus, node_exporter, slurmd, munged): a policy-rc.d for the install's duration keeps
+# their packages from starting them.
 define apt_install
 	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'ok installed' || echo $$p; done); \
@@ -105,9 +116,13 @@ define apt_install
 				"(as root: apt-get install sudo && adduser $$(id -un) sudo)" >&2; \
 			exit 1; \
 		fi; \
+		pol=/usr/sbin/policy-rc.d; own=; \
+		if [ ! -e $$pol ]; then printf '#!/bin/sh\nexit 101\n' | $$sudo tee $$pol >/dev/null && \
+			$$sudo chmod 0755 $$pol && own=1; fi; \
 		$$sudo apt-get update -qq && \
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-			--no-install-recommends $$missing >/dev/null || exit 1; \
+			--no-install-recommends $$missing >/dev/null; rc=$$?; \
+		[ -z "$$own" ] || $$sudo rm -f $$pol; [ $$rc = 0 ] || exit 1; \
 	fi
 endef
 
@@ -123,7 +138,7 @@ $(B)/.deps: Makefile
 
 # command:package for every tool the host tiers run; a list that lost one fails here, by name
 TOOLS_CHECK	:= checkmk:check jq:jq valgrind:valgrind ip:iproute2 ethtool:ethtool strace:strace \
-		   g++:g++ nm:binutils python3:python3
+		   g++:g++ nm:binutils python3:python3 promtool:prometheus systemd-analyze:systemd
 deps-check: deps
 	$(call apt_install,$(DEPS_CHECK))
 	@for t in $(TOOLS_CHECK); do c=$${t%%:*}; command -v $$c >/dev/null || [ -x /usr/sbin/$$c ] || \
@@ -136,10 +151,12 @@ deps-vm: deps
 # Rewritten only when DATADIR changes, so an unchanged DATADIR rebuilds nothing.
 $(B)/datadir.h: FORCE
 	@mkdir -p $(B)
-	@printf '/* generated by make: DATADIR */\n#define ND_DATADIR "%s"\n' '$(DATADIR)' >$@.tmp
+	@printf '/* generated by make: DATADIR, LIBDIR */\n#define ND_DATADIR "%s"\n#define ND_PKGLIBDIR "%s"\n' \
+		'$(DATADIR)' '$(LIBDIR)/nodrop' >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 $(B)/lib/counters/counters_map.o $(B)/san/lib/counters/counters_map.o \
 $(B)/fuzz/lib/counters/counters_map.o: $(B)/datadir.h
+$(B)/lib/stress/coord_mpi.o $(B)/san/lib/stress/coord_mpi.o $(B)/fuzz/lib/stress/coord_mpi.o: $(B)/datadir.h
 
 $(B)/%.o: %.c $(PUB_H) $(LIB_H) tools/*.h | $(B)/.deps
 	$(call msg,CC,$<)
@@ -158,13 +175,13 @@ $(B)/libnodrop.a: $(LIB_OBJ)
 # The version script exports exactly the public API (include/nodrop/*.h); tests/api.sh checks it.
 $(B)/libnodrop.so.$(SOVERSION): $(LIB_OBJ) lib/libnodrop.map
 	$(call msg,LD,$@)
-	$(Q)$(CC) -shared -Wl,-soname,libnodrop.so.$(SOVERSION) -Wl,--version-script=lib/libnodrop.map \
-		-o $@ $(LIB_OBJ) $(PKG_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libnodrop.so.$(SOVERSION) \
+		-Wl,--version-script=lib/libnodrop.map -o $@ $(LIB_OBJ) $(PKG_LIBS)
 	$(Q)ln -sf libnodrop.so.$(SOVERSION) $(B)/libnodrop.so
 
 $(B)/nodrop: $(TOOL_OBJ) $(B)/libnodrop.a
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) -o $@ $(TOOL_OBJ) $(B)/libnodrop.a $(TOOL_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJ) $(B)/libnodrop.a $(TOOL_LIBS)
 
 $(B)/nodrop.pc: Makefile FORCE
 	$(call msg,GEN,$@)
@@ -174,6 +191,12 @@ $(B)/nodrop.pc: Makefile FORCE
 		'Version: $(VERSION)' 'Requires.private: $(PKGS)' \
 		'Libs: -L$${libdir} -lnodrop' 'Libs.private: -lm' \
 		'Cflags: -I$${includedir}' > $@
+
+# Bash completion, written by the tool from the tables that print its --help (tests/completion.sh).
+all: $(B)/nodrop.bash
+$(B)/nodrop.bash: $(B)/nodrop
+	$(call msg,GEN,$@)
+	$(Q)$(B)/nodrop --completion bash >$@.tmp && mv -f $@.tmp $@
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
@@ -189,6 +212,8 @@ install: all
 	install -m 0644 $(B)/nodrop.pc $(DESTDIR)$(PKGCONFIGDIR)/
 	install -m 0644 man/*.8 $(DESTDIR)$(MANDIR)/man8/
 	install -m 0644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 $(B)/nodrop.bash $(DESTDIR)$(COMPLETIONDIR)/nodrop
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(DATADIR)/profiles/
 	install -d $(DESTDIR)$(DATADIR)/profiles/scenarios/cdf
 	install -m 0644 profiles/scenarios/*.yaml $(DESTDIR)$(DATADIR)/profiles/scenarios/
@@ -200,19 +225,22 @@ install: all
 	sed 's|/usr/local/sbin/|$(BINDIR)/|' contrib/prometheus/nodrop-counters.service > \
 		$(DESTDIR)$(UNITDIR)/nodrop-counters.service
 	install -m 0644 contrib/prometheus/nodrop-counters.timer $(DESTDIR)$(UNITDIR)/
+	install -d $(DESTDIR)$(DATADIR)/prometheus
+	install -m 0644 contrib/prometheus/nodrop.rules.yml $(DESTDIR)$(DATADIR)/prometheus/
 	install -m 0755 contrib/nightly/nodrop-nightly $(DESTDIR)$(BINDIR)/nodrop-nightly
 	sed 's|/usr/local/sbin/|$(BINDIR)/|' contrib/nightly/nodrop-stress.service > \
 		$(DESTDIR)$(UNITDIR)/nodrop-stress.service
 	install -m 0644 contrib/nightly/nodrop-stress.timer $(DESTDIR)$(UNITDIR)/
 	install -d $(DESTDIR)$(DATADIR)/contrib
-	install -m 0644 contrib/slurm/nodrop-stress.sbatch contrib/nightly/nodrop-stress.cron \
-		$(DESTDIR)$(DATADIR)/contrib/
+	install -m 0755 contrib/slurm/nodrop-stress.sbatch $(DESTDIR)$(DATADIR)/contrib/
+	install -m 0644 contrib/nightly/nodrop-stress.cron $(DESTDIR)$(DATADIR)/contrib/
 	[ ! -f $(B)/nodrop-mpi.so ] || { install -d $(DESTDIR)$(LIBDIR)/nodrop && \
 		install -m 0755 $(B)/nodrop-mpi.so $(DESTDIR)$(LIBDIR)/nodrop/; }
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/nodrop $(DESTDIR)$(BINDIR)/nodrop-nightly $(DESTDIR)$(LIBDIR)/libnodrop.* \
 		$(DESTDIR)$(INCLUDEDIR)/nodrop.h $(DESTDIR)$(PKGCONFIGDIR)/nodrop.pc \
+		$(DESTDIR)$(COMPLETIONDIR)/nodrop \
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard man/*.8))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard man/*.5))) \
 		$(DESTDIR)$(UNITDIR)/nodrop-apply@.service \
@@ -243,11 +271,17 @@ unit: deps-check $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so $(B)/libnodrop.so
 	$(Q)ND_GPU=1 NODROP_LIBCUDA=$(B)/libfakecuda.so CK_RUN_SUITE=gen_gpu CK_VERBOSITY=silent \
 		$(B)/san/unit
 	$(Q)tests/cli.sh $(B)/nodrop
+	$(Q)tests/completion.sh $(B)/nodrop >$(B)/completion.log || { grep -v '^ok' $(B)/completion.log; exit 1; }
+	@sed 's/^/completion: /' $(B)/completion.log | tail -1
 	$(Q)tests/layers.py $(B)
 	$(Q)tests/api.sh $(B) >$(B)/api.log || { grep -v '^ok' $(B)/api.log; exit 1; }
 	@tail -1 $(B)/api.log
 	$(Q)tests/compare.py $(B)/nodrop >$(B)/compare.log || { grep -v '^ok' $(B)/compare.log; exit 1; }
 	@sed 's/^/compare: /' $(B)/compare.log | tail -1
+	$(Q)tests/prometheus.sh >$(B)/prometheus.log || { grep -v '^ok' $(B)/prometheus.log; exit 1; }
+	@sed 's/^/prometheus rules: /' $(B)/prometheus.log | tail -1
+	$(Q)tests/units.sh $(B) >$(B)/units.log || { grep -v '^ok' $(B)/units.log; exit 1; }
+	@grep -o 'nodrop-[^ ]*: exposure [0-9.]* [A-Z]*' $(B)/units.log | sed 's/^/units: /'
 
 valgrind: deps-check $(B)/nodrop
 	$(Q)ND_VALGRIND=1 tests/cli.sh $(B)/nodrop
@@ -259,12 +293,12 @@ DEPS_MPI	:= openmpi-bin libopenmpi-dev
 ifneq ($(shell command -v $(MPICC) 2>/dev/null),)
 all: $(B)/nodrop-mpi.so
 endif
-.PHONY: deps-mpi check-gpu vm-stress2 vm-slurm bench-stress
+.PHONY: deps-mpi check-gpu vm-stress2 vm-slurm vm-ansible vm-prometheus vm-units bench-stress
 deps-mpi: deps
 	$(call apt_install,$(DEPS_MPI))
 $(B)/nodrop-mpi.so: lib/stress/coord_mpi_plugin.c $(LIB_H) $(PUB_H) | $(B)/.deps
 	$(call msg,MPICC,$@)
-	$(Q)$(MPICC) $(ND_CFLAGS) -DND_MPI_PLUGIN -shared -o $@ $<
+	$(Q)$(MPICC) $(ND_CFLAGS) $(LDFLAGS) -DND_MPI_PLUGIN -shared -o $@ $<
 # GPU checks for a machine with a GPU and its driver (CI has none): allocation, dmabuf export,
 # registration, the host-staged copy cost.
 check-gpu: deps-check $(B)/san/unit
@@ -278,11 +312,32 @@ vm-slurm: deps-check deps-vm $(B)/nodrop
 		echo "VM scenario slurm (two guests) failed; log: $(B)/vm/slurm.log"; exit 1; }
 	@grep -E '^\[g0\] [0-9]+ passed, [0-9]+ failed' $(B)/vm/slurm.log | sed 's/^/  VM     slurm: /'
 
+# nodrop's metrics through Debian's node_exporter and Prometheus (the shipped rules firing), on
+# the guest's loopback.
+vm-prometheus: deps-check deps-vm nicsim $(B)/nodrop
+	$(Q)tests/vm/vm.sh -t 600 -o $(B)/vm/out/prometheus tests/vm/prometheus.sh \
+		>$(B)/vm/prometheus.log 2>&1 || { tail -40 $(B)/vm/prometheus.log; \
+		echo "VM scenario prometheus failed; log: $(B)/vm/prometheus.log"; exit 1; }
+	@grep -E '^[0-9]+ passed, [0-9]+ failed' $(B)/vm/prometheus.log | sed 's/^/  VM     prometheus: /'
+
+# nodrop-apply@.service's sandbox, read from the unit and enforced in a guest without systemd.
+vm-units: deps-check deps-vm nicsim $(B)/nodrop
+	$(Q)tests/vm/vm.sh -t 300 -o $(B)/vm/out/units tests/vm/units.sh >$(B)/vm/units.log 2>&1 || \
+		{ tail -40 $(B)/vm/units.log; echo "VM scenario units failed; log: $(B)/vm/units.log"; exit 1; }
+	@grep -E '^[0-9]+ passed, [0-9]+ failed' $(B)/vm/units.log | sed 's/^/  VM     units: /'
+
 vm-stress2: deps-check deps-vm $(B)/nodrop
 	$(Q)tests/vm/vm.sh -n 2 -t 600 -o $(B)/vm/out/stress2 tests/vm/stress2.sh \
 		>$(B)/vm/stress2.log 2>&1 || { tail -40 $(B)/vm/stress2.log; \
 		echo "VM scenario stress2 (two guests) failed; log: $(B)/vm/stress2.log"; exit 1; }
 	@grep -E '^\[g0\] [0-9]+ passed, [0-9]+ failed' $(B)/vm/stress2.log | sed 's/^/  VM     stress2: /'
+# The Ansible role contrib/ansible/roles/nodrop through contrib/ansible/site.yml, on nicsim ports.
+vm-ansible: deps-check deps-vm nicsim $(B)/nodrop
+	@mkdir -p $(B)/vm
+	$(Q)ND_NODROP=$(B)/nodrop tests/vm/vm.sh -t 900 -o $(B)/vm/out/ansible tests/vm/ansible.sh \
+		>$(B)/vm/ansible.log 2>&1 || { tail -40 $(B)/vm/ansible.log; \
+		echo "VM scenario ansible failed; log: $(B)/vm/ansible.log"; exit 1; }
+	@grep -E '^[0-9]+ passed, [0-9]+ failed' $(B)/vm/ansible.log | sed 's/^/  VM     ansible: /'
 bench-stress: deps-check deps-vm $(B)/nodrop
 	$(Q)tests/vm/vm.sh -t 2400 -o $(B)/vm/out/bench-stress tests/bench/stress.sh \
 		>$(B)/vm/bench-stress.log 2>&1 || { tail -30 $(B)/vm/bench-stress.log; exit 1; }
@@ -312,6 +367,9 @@ vm: deps-check deps-vm deps-mpi nicsim $(B)/nodrop $(B)/libfakecuda.so
 	@echo "  VM     tests/vm/triage2.sh (two guests): passed"
 	$(Q)$(MAKE) --no-print-directory vm-stress2
 	$(Q)$(MAKE) --no-print-directory vm-slurm
+	$(Q)$(MAKE) --no-print-directory vm-prometheus
+	$(Q)$(MAKE) --no-print-directory vm-units
+	$(Q)$(MAKE) --no-print-directory vm-ansible
 	$(Q)$(MAKE) --no-print-directory oracle N=$(ORACLE_N) SEED=$(ORACLE_SEED)
 
 # The property tier (tests/vm/oracle.py): seeded random profiles and start states, checked with
@@ -345,7 +403,17 @@ report-check: deps-check deps-report $(B)/nodrop
 check: all unit valgrind vm fuzz-smoke report-check
 	@echo "make check: all tiers passed"
 
-# A bare Debian 12 (debootstrap minbase) runs the README's two commands and the installed tool.
+# The Debian packages (debian/): dpkg-buildpackage from a copy of the tree as git sees it, lintian
+# (an E: fails), the packages' contents (tests/deb/run.sh); into build/deb/.
+DEPS_DEB	:= debhelper lintian fakeroot dpkg-dev binutils git mpi-default-dev
+.PHONY: deps-deb check-deb
+deps-deb: deps
+	$(call apt_install,$(DEPS_DEB))
+check-deb: deps-deb
+	$(Q)tests/deb/run.sh
+
+# A bare Debian 12 (debootstrap minbase) runs the README's two commands and the installed tool;
+# then the Debian packages are built in a bare one and installed with apt-get in another.
 DEPS_FRESH	:= debootstrap git
 .PHONY: deps-fresh check-fresh
 deps-fresh:
@@ -379,7 +447,7 @@ demo: deps-check deps-vm nicsim $(B)/nodrop
 
 clean:
 	rm -rf $(B)/*.o $(B)/lib $(B)/tools $(B)/san $(B)/tests $(B)/nodrop $(B)/libnodrop.* \
-		$(B)/nodrop.pc $(B)/.deps
+		$(B)/nodrop.pc $(B)/nodrop.bash $(B)/.deps
 
 -include $(wildcard $(B)/*.d)
 FORCE:

@@ -3,11 +3,14 @@
 # `make check-fresh`: what a newcomer on a bare Debian 12 gets. A minbase bookworm chroot
 # (debootstrap --variant=minbase) receives a clean `git archive` of HEAD and runs the README's
 # two commands, taken from README.md itself, verbatim; then installs with both orders of
-# `make install PREFIX=/usr` and runs the installed binary. Root only (debootstrap, chroot,
-# mounts). Every step prints its time; the whole log is in build/fresh/log.
+# `make install PREFIX=/usr` and runs the installed binary. Last the Debian packages: built in
+# another bare minbase (apt-get build-dep, dpkg-buildpackage), installed with apt-get into a
+# third, and the installed tool run again. Root only (debootstrap, chroot, mounts). Every step
+# prints its time; the whole log is in build/fresh/log.
 #
 # Usage: tests/fresh/run.sh
 #   ND_FRESH_KEEP=1  keep the chroot afterwards (build/fresh/root) for a look inside
+#   ND_FRESH_DEB=only  the Debian packages' part alone; ND_FRESH_DEB=0 skips it
 # The bare system is cached as build/fresh/minbase.tar after the first debootstrap (it is what
 # debootstrap makes, nothing added); `rm build/fresh/minbase.tar` to make it anew.
 set -euo pipefail
@@ -129,7 +132,8 @@ installed_checks() {
 		 { /usr/sbin/nodrop apply --dry-run --dev lo /tmp/lo.yaml; test \$? = 1; } &&
 		 /usr/sbin/nodrop apply --dry-run --dev lo /tmp/lo.yaml | grep -q 'pfc.priorities.*not supported by this driver'" ||
 		true
-	step "$how: the man pages are installed" "test -f /usr/share/man/man8/nodrop-apply.8" || true
+	step "$how: the man pages are installed" "test -f /usr/share/man/man8/nodrop-apply.8 ||
+		test -f /usr/share/man/man8/nodrop-apply.8.gz" || true
 }
 
 mkdir -p "$work"
@@ -152,6 +156,8 @@ mkdir -p "$root$src"
 git -C "$repo" archive HEAD | tar -x -C "$root$src"
 say "ok   git archive of HEAD ($(git -C "$repo" rev-parse --short HEAD)) copied in"
 
+deb=${ND_FRESH_DEB:-1}
+if [ "$deb" != only ]; then
 mapfile -t cmds < <(readme_commands)
 [ "${#cmds[@]}" = 2 ] || die "README.md's newcomer block has ${#cmds[@]} commands, want 2: ${cmds[*]}"
 for c in "${cmds[@]}"; do
@@ -167,6 +173,83 @@ step "uninstall" "make uninstall PREFIX=/usr >/dev/null && test ! -e /usr/sbin/n
 # order 2: PREFIX given with install in one go, into the system itself
 step "install, order 2" "make clean >/dev/null && make PREFIX=/usr install >/dev/null" || true
 installed_checks "order 2"
+fi
+
+# ---- the Debian packages (debian/) ----
+# Built in a bare minbase of their own, a fresh extract: `apt-get build-dep ./` installs
+# build-essential and debian/control's Build-Depends and nothing else, and the build must not
+# install more (the Makefile's deps rule would: the package lists before and after must agree),
+# so a missing Build-Depends fails here. Then installed with apt-get into a third bare one,
+# where their Depends must come from the archive, and the installed tool run from its data.
+# The tree is check-deb's: as git sees it (HEAD plus uncommitted changes; on CI, HEAD). The
+# .debs the README's chroot downloaded seed the new chroots' apt caches (hard links).
+cache=$work/apt-cache
+fresh_root() {
+	unmount
+	if awk -v r="$root" 'index($2, r "/") == 1 {found = 1} END {exit !found}' /proc/mounts; then
+		die "mounts under $root remain; not deleting it"
+	fi
+	rm -rf --one-file-system "$root"
+	mkdir -p "$root"
+	bare_system
+	enter_prepare
+	mkdir -p "$root$src"
+	[ ! -d "$cache" ] || find "$cache" -maxdepth 1 -name '*.deb' \
+		-exec cp -l -t "$root/var/cache/apt/archives/" {} + 2>/dev/null || true
+}
+debs() {	# the binary packages, no debug symbols
+	find "$1" -maxdepth 1 -name '*_*.deb' ! -name '*-dbgsym_*'
+}
+apt_in='apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq'
+pkgs_now="dpkg-query -W -f='\${Package} \${Version}\n' | sort"
+if [ "$deb" != 0 ]; then
+	rm -rf "$cache" "$work/debs"
+	mkdir -p "$cache" "$work/debs"
+	find "$root/var/cache/apt/archives" -maxdepth 1 -name '*.deb' \
+		-exec cp -l -t "$cache/" {} + 2>/dev/null || true
+	t0=$(date +%s)
+	fresh_root
+	(cd "$repo" && git ls-files -co --exclude-standard -z |
+		tar --null -T - --ignore-failed-read -cf - 2>/dev/null) | tar -x -C "$root$src"
+	say "ok   packages: a bare minbase with the tree as git sees it ($(($(date +%s) - t0)) s)"
+	step "packages: apt-get build-dep ./ (build-essential + Build-Depends)" \
+		"$apt_in --no-install-recommends build-essential >/dev/null &&
+		 DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq ./ >/dev/null" || true
+	step "packages: dpkg-buildpackage -us -uc -b installs nothing more" \
+		"$pkgs_now >/tmp/pkgs.before && dpkg-buildpackage -us -uc -b >/tmp/build.log 2>&1 ||
+		 { tail -30 /tmp/build.log; exit 1; }; $pkgs_now | diff /tmp/pkgs.before -" || true
+	step "packages: a program built with pkg-config against libnodrop-dev" \
+		"$apt_in ../libnodrop0_*.deb ../libnodrop-dev_*.deb >/dev/null &&
+		 gcc -o /tmp/prog tests/api/prog.c \$(pkg-config --cflags --libs nodrop) &&
+		 ldd /tmp/prog | grep 'libnodrop.so.0 => /' && /tmp/prog && /tmp/prog | grep -q 48648" ||
+		true
+	debs "$root${src%/*}" | xargs -r cp -t "$work/debs/"
+	[ -n "$(debs "$work/debs")" ] || die "no packages were built; log: $log"
+
+	t0=$(date +%s)
+	fresh_root
+	debs "$work/debs" | xargs -r cp -t "$root$src/"
+	say "ok   packages: another bare minbase, $(debs "$work/debs" | wc -l) .debs copied in" \
+		"($(($(date +%s) - t0)) s)"
+	step "packages: apt-get install ./*.deb" "$apt_in ./*.deb >/dev/null &&
+		dpkg -s nodrop libnodrop0 libnodrop-dev nodrop-mpi | grep -c '^Status: install ok installed' |
+		grep -qx 4" || true
+	installed_checks "packages"
+	step "packages: units installed, none enabled" \
+		"for u in nodrop-apply@.service nodrop-counters.service nodrop-counters.timer \
+			nodrop-stress.service nodrop-stress.timer; do
+			dpkg -L nodrop | grep -qx /lib/systemd/system/\$u || exit 1; done &&
+		 ! find /etc/systemd /var/lib/systemd/deb-systemd-helper-enabled -path '*.wants/nodrop*' \
+			2>/dev/null | grep . && ! dpkg -L nodrop | grep -q /usr/local" || true
+	step "packages: the tool looks for the MPI plugin where nodrop-mpi puts it" \
+		"p=\$(dpkg -L nodrop-mpi | grep '/nodrop/nodrop-mpi.so\$') && test -f \$p &&
+		 grep -aq \"\${p%/*}\" /usr/sbin/nodrop" || true
+	step "packages: purge leaves nothing of nodrop" \
+		"apt-get purge -y -qq nodrop nodrop-mpi libnodrop-dev libnodrop0 >/dev/null &&
+		 test ! -e /usr/share/nodrop && test ! -e /usr/sbin/nodrop &&
+		 test ! -e /lib/systemd/system/nodrop-counters.timer" || true
+	rm -rf "$cache"
+fi
 
 say "$passes passed, $fails failed in $(($(date +%s) - t_start)) s (log: $log)"
 echo "$passes passed, $fails failed"
