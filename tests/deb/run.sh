@@ -86,7 +86,7 @@ export out version arch
 for p in nodrop libnodrop0 libnodrop-dev nodrop-mpi; do
 	[ -f "$(deb $p)" ] || { bad "package $p was built"; continue; }
 	check "$p: nothing under /usr/local" \
-		bash -c "! dpkg-deb -c '$(deb $p)' | grep -q '\./usr/local'"
+		bash -c "! dpkg-deb -c '$(deb $p)' | grep -c '\./usr/local' >/dev/null"
 done
 check "nodrop: the tools in /usr/sbin, data in /usr/share/nodrop, man pages" \
 	has nodrop /usr/sbin/nodrop /usr/sbin/nodrop-nightly /usr/share/man/man8/nodrop.8.gz \
@@ -127,7 +127,7 @@ check "libnodrop-dev: nodrop.pc says prefix=/usr, libdir=/usr/lib/$ma" bash -c "
 	grep -qx prefix=/usr <<<\"\$pc\" && grep -qx libdir=/usr/lib/$ma <<<\"\$pc\" &&
 	grep -qx includedir=/usr/include <<<\"\$pc\""
 check "nodrop-mpi: the plugin in /usr/lib/$ma/nodrop, depending on the MPI library" bash -c "
-	dpkg-deb -c '$(deb nodrop-mpi)' | grep -q '\./usr/lib/$ma/nodrop/nodrop-mpi.so\$' &&
+	dpkg-deb -c '$(deb nodrop-mpi)' | grep -c '\./usr/lib/$ma/nodrop/nodrop-mpi.so\$' >/dev/null &&
 	dpkg-deb -f '$(deb nodrop-mpi)' Depends | grep -q 'libopenmpi'"
 say "ok   contents checked ($(($(date +%s) - t0)) s)"
 
