@@ -11,6 +11,7 @@ MANDIR		?= $(PREFIX)/share/man
 DATADIR		?= $(PREFIX)/share/nodrop
 UNITDIR		?= $(PREFIX)/lib/systemd/system
 COMPLETIONDIR	?= $(PREFIX)/share/bash-completion/completions
+FISHDIR		?= $(PREFIX)/share/fish/vendor_completions.d
 PKGCONFIGDIR	?= $(LIBDIR)/pkgconfig
 DESTDIR		?=
 
@@ -68,7 +69,7 @@ SAN_UNIT_OBJ	:= $(UNIT_SRC:%.c=$(B)/san/%.o)
 DEPS_BUILD	:= gcc libc6-dev make pkg-config libibverbs-dev librdmacm-dev \
 		   libmnl-dev libyaml-dev libjson-c-dev
 DEPS_CHECK	:= check jq valgrind iproute2 ethtool strace g++ binutils python3 prometheus \
-		   systemd
+		   systemd fish
 DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod xz-utils rdma-core ibverbs-utils \
 		   ibverbs-providers perftest python3 strace slurmctld slurmd slurm-client munge \
 		   ansible-core prometheus prometheus-node-exporter curl
@@ -138,7 +139,8 @@ $(B)/.deps: Makefile
 
 # command:package for every tool the host tiers run; a list that lost one fails here, by name
 TOOLS_CHECK	:= checkmk:check jq:jq valgrind:valgrind ip:iproute2 ethtool:ethtool strace:strace \
-		   g++:g++ nm:binutils python3:python3 promtool:prometheus systemd-analyze:systemd
+		   g++:g++ nm:binutils python3:python3 promtool:prometheus systemd-analyze:systemd \
+		   fish:fish
 deps-check: deps
 	$(call apt_install,$(DEPS_CHECK))
 	@for t in $(TOOLS_CHECK); do c=$${t%%:*}; command -v $$c >/dev/null || [ -x /usr/sbin/$$c ] || \
@@ -192,8 +194,12 @@ $(B)/nodrop.pc: Makefile FORCE
 		'Libs: -L$${libdir} -lnodrop' 'Libs.private: -lm' \
 		'Cflags: -I$${includedir}' > $@
 
-# Bash completion, written by the tool from the tables that print its --help (tests/completion.sh).
-all: $(B)/nodrop.bash
+# Bash and fish completion, written by the tool from the tables that print its --help
+# (tests/completion.sh, tests/completion-fish.sh).
+all: $(B)/nodrop.bash $(B)/nodrop.fish
+$(B)/nodrop.fish: $(B)/nodrop
+	$(call msg,GEN,$@)
+	$(Q)$(B)/nodrop --completion fish >$@.tmp && mv -f $@.tmp $@
 $(B)/nodrop.bash: $(B)/nodrop
 	$(call msg,GEN,$@)
 	$(Q)$(B)/nodrop --completion bash >$@.tmp && mv -f $@.tmp $@
@@ -214,6 +220,8 @@ install: all
 	install -m 0644 man/*.5 $(DESTDIR)$(MANDIR)/man5/
 	install -d $(DESTDIR)$(COMPLETIONDIR)
 	install -m 0644 $(B)/nodrop.bash $(DESTDIR)$(COMPLETIONDIR)/nodrop
+	install -d $(DESTDIR)$(FISHDIR)
+	install -m 0644 $(B)/nodrop.fish $(DESTDIR)$(FISHDIR)/nodrop.fish
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(DATADIR)/profiles/
 	install -d $(DESTDIR)$(DATADIR)/profiles/scenarios/cdf
 	install -m 0644 profiles/scenarios/*.yaml $(DESTDIR)$(DATADIR)/profiles/scenarios/
@@ -240,7 +248,7 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/nodrop $(DESTDIR)$(BINDIR)/nodrop-nightly $(DESTDIR)$(LIBDIR)/libnodrop.* \
 		$(DESTDIR)$(INCLUDEDIR)/nodrop.h $(DESTDIR)$(PKGCONFIGDIR)/nodrop.pc \
-		$(DESTDIR)$(COMPLETIONDIR)/nodrop \
+		$(DESTDIR)$(COMPLETIONDIR)/nodrop $(DESTDIR)$(FISHDIR)/nodrop.fish \
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(wildcard man/*.8))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(wildcard man/*.5))) \
 		$(DESTDIR)$(UNITDIR)/nodrop-apply@.service \
@@ -273,6 +281,9 @@ unit: deps-check $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so $(B)/libnodrop.so
 	$(Q)tests/cli.sh $(B)/nodrop
 	$(Q)tests/completion.sh $(B)/nodrop >$(B)/completion.log || { grep -v '^ok' $(B)/completion.log; exit 1; }
 	@sed 's/^/completion: /' $(B)/completion.log | tail -1
+	$(Q)tests/completion-fish.sh $(B)/nodrop >$(B)/completion-fish.log || \
+		{ grep -v '^ok' $(B)/completion-fish.log; exit 1; }
+	@sed 's/^/fish completion: /' $(B)/completion-fish.log | tail -1
 	$(Q)tests/layers.py $(B)
 	$(Q)tests/api.sh $(B) >$(B)/api.log || { grep -v '^ok' $(B)/api.log; exit 1; }
 	@tail -1 $(B)/api.log
@@ -447,7 +458,7 @@ demo: deps-check deps-vm nicsim $(B)/nodrop
 
 clean:
 	rm -rf $(B)/*.o $(B)/lib $(B)/tools $(B)/san $(B)/tests $(B)/nodrop $(B)/libnodrop.* \
-		$(B)/nodrop.pc $(B)/nodrop.bash $(B)/.deps
+		$(B)/nodrop.pc $(B)/nodrop.bash $(B)/nodrop.fish $(B)/.deps
 
 -include $(wildcard $(B)/*.d)
 FORCE:

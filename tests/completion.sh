@@ -72,7 +72,7 @@ for v in $(comp "nodrop --completion "); do
 	"$NODROP" --completion "$v" >/dev/null && ok "--completion $v is accepted" ||
 		bad "--completion $v is refused"
 done
-check "--completion offers bash" "nodrop --completion " "bash"
+check "--completion offers bash and fish" "nodrop --completion " "bash fish"
 
 # --- each command's options, against its --help: long after '--', short and long after '-';
 # those --help shows with an argument take one (no options offered after them), the rest not

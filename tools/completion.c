@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * nodrop --completion bash: the completion script, generated from the tables that print --help
- * so that the two cannot drift. The tables become case statements (which options a command has,
- * which take an argument and what it completes to); the shell code that reads them is fixed.
+ * nodrop --completion bash|fish: the completion script, generated from the tables that print
+ * --help so that the two cannot drift. For bash the tables become case statements (which options
+ * a command has, which take an argument and what it completes to) read by fixed shell code; for
+ * fish, one `complete` line per command and option.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@
 
 /* main()'s own options (tools/nodrop.c); tests/completion.sh holds them to `nodrop --help` */
 static const char top_opts[] = "-h --help -V --version --completion";
-static const char shells[] = "bash";
+static const char shells[] = "bash fish";
 
 /* Characters a value may hold: the script keeps values unquoted in a word list. */
 static const char word_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -336,6 +337,173 @@ static int put_script(FILE *f, const struct nd_cmd *const *cmds, size_t n)
 	return 0;
 }
 
+/* ---- fish ---- */
+
+static const char fish_head[] =
+	"# fish completion for nodrop(8), written by `nodrop --completion fish` from the option\n"
+	"# tables that print its --help. Source it, or install it as\n"
+	"# /usr/share/fish/vendor_completions.d/nodrop.fish.\n\n"
+	"# Devices are read below NODROP_SYSROOT, as nodrop reads them.\n"
+	"function __nodrop_netdevs\n"
+	"\tfor d in \"$NODROP_SYSROOT\"/sys/class/net/*\n"
+	"\t\tbasename $d\n"
+	"\tend\n"
+	"end\n\n"
+	"function __nodrop_rdmadevs\n"
+	"\tfor d in \"$NODROP_SYSROOT\"/sys/class/infiniband/*\n"
+	"\t\tset -l n (basename $d)\n"
+	"\t\techo $n\n"
+	"\t\tfor p in $d/ports/*\n"
+	"\t\t\techo $n:(basename $p)\n"
+	"\t\tend\n"
+	"\tend\n"
+	"end\n\n"
+	"# Files ending in SUFFIX, and directories to go into.\n"
+	"function __nodrop_files --argument-names suffix\n"
+	"\tset -l tok (string replace -r -- '^--?[^=]*=' '' (commandline -ct))\n"
+	"\tfor f in $tok*\n"
+	"\t\tif test -d $f\n"
+	"\t\t\techo $f/\n"
+	"\t\telse if string match -q -- \"*$suffix\" $f\n"
+	"\t\t\techo $f\n"
+	"\t\tend\n"
+	"\tend\n"
+	"end\n\n"
+	"# A comma-separated list: the items typed so far, then each item not yet used.\n"
+	"function __nodrop_list\n"
+	"\tset -l tok (string replace -r -- '^--?[^=]*=' '' (commandline -ct))\n"
+	"\tset -l lead (string replace -r -- '[^,]*$' '' $tok)\n"
+	"\tset -l used (string split -- , $lead)\n"
+	"\tfor w in $argv\n"
+	"\t\tcontains -- $w $used; or echo $lead$w\n"
+	"\tend\n"
+	"end\n\n"
+	"complete -c nodrop -f\n";
+
+/* @s in single quotes, as fish reads them */
+static void fish_quote(FILE *f, const char *s)
+{
+	putc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'' || *s == '\\')
+			putc('\\', f);
+		putc(*s, f);
+	}
+	putc('\'', f);
+}
+
+/*
+ * The arguments of `complete` for a value of @kind: -r (an argument, nothing to offer), -r -F
+ * (any file), or -x (no files) with the candidates.
+ */
+static const char *fish_kind(const char *kind)
+{
+	static const struct {
+		const char *kind;
+		const char *args;
+	} kinds[] = {
+		{ ND_COMP_NETDEV, "-x -a '(__nodrop_netdevs)'" },
+		{ ND_COMP_RDMADEV, "-x -a '(__nodrop_rdmadevs)'" },
+		{ ND_COMP_DIR, "-x -a '(__fish_complete_directories)'" },
+		{ ND_COMP_YAML, "-x -a '(__nodrop_files .yaml)'" },
+		{ ND_COMP_JSON, "-x -a '(__nodrop_files .json)'" },
+		{ ND_COMP_FILE, "-r -F" },
+	};
+	size_t i;
+
+	for (i = 0; kind && i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(kind, kinds[i].kind))
+			return kinds[i].args;
+	return "-r";
+}
+
+/* -x -a 'WORDS' from @c's words (the same checks as the bash script's), a list through
+ * __nodrop_list. */
+static int fish_words(FILE *f, const struct nd_comp *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *w = open_memstream(&buf, &len);
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	ret = put_comp(w, c);
+	if (fclose(w) || ret || len < 1) {
+		free(buf);
+		return ret ? ret : -ENOMEM;
+	}
+	/* put_comp wrote "=WORDS" or ",WORDS", or a kind */
+	if (buf[0] == '@')
+		fprintf(f, " %s", fish_kind(buf));
+	else
+		fprintf(f, buf[0] == ',' ? " -x -a '(__nodrop_list %s)'" : " -x -a '%s'", buf + 1);
+	free(buf);
+	return 0;
+}
+
+static int fish_opt(FILE *f, const struct nd_cmd *cmd, const struct nd_opt *o)
+{
+	const struct nd_comp *c = cmd ? find_comp(cmd, o->name) : NULL;
+
+	fputs("complete -c nodrop -n ", f);
+	if (cmd)
+		fprintf(f, "'__fish_seen_subcommand_from %s'", cmd->name);
+	else
+		fputs("__fish_use_subcommand", f);
+	if (o->key < 256)
+		fprintf(f, " -s %c", o->key);
+	fprintf(f, " -l %s", o->name);
+	if (c) {
+		if (fish_words(f, c))
+			return -EINVAL;
+	} else if (o->arg) {
+		fprintf(f, " %s", fish_kind(synopsis_kind(o->arg)));
+	}
+	fputs(" -d ", f);
+	fish_quote(f, o->help);
+	putc('\n', f);
+	return 0;
+}
+
+static int put_fish(FILE *f, const struct nd_cmd *const *cmds, size_t n)
+{
+	static const struct nd_opt top[] = {
+		{ "help", 'h', NULL, "show the commands and exit" },
+		{ "version", 'V', NULL, "show the version and exit" },
+		{ 0 },
+	};
+	const struct nd_opt *o;
+	const char *kind;
+	size_t i, t;
+
+	fputs(fish_head, f);
+	for (o = top; o->name; o++)
+		fish_opt(f, NULL, o);
+	fprintf(f, "complete -c nodrop -n __fish_use_subcommand -l completion -x -a '%s' -d %s\n",
+		shells, "'print the completion script for a shell'");
+	for (i = 0; i < n; i++) {
+		const struct nd_opt *tables[] = { cmds[i]->opts, nd_common_opts };
+
+		fprintf(f, "\ncomplete -c nodrop -n __fish_use_subcommand -a %s -d ", cmds[i]->name);
+		fish_quote(f, cmds[i]->summary);
+		putc('\n', f);
+		for (t = 0; t < 2; t++)
+			for (o = tables[t]; o && o->name; o++)
+				if (fish_opt(f, cmds[i], o)) {
+					fprintf(stderr, "nodrop --completion: %s --%s: a bad completion "
+						"row\n", cmds[i]->name, o->name);
+					return -EINVAL;
+				}
+		/* operands: the candidates alone (-r and -x are about an option's argument) */
+		kind = synopsis_kind(cmds[i]->args);
+		if (kind)
+			fprintf(f, "complete -c nodrop -n '__fish_seen_subcommand_from %s' %s\n",
+				cmds[i]->name, fish_kind(kind) + strlen("-x "));
+	}
+	return 0;
+}
+
 int nd_completion(const char *shell, const struct nd_cmd *const *cmds, size_t n)
 {
 	char *buf = NULL;
@@ -343,7 +511,7 @@ int nd_completion(const char *shell, const struct nd_cmd *const *cmds, size_t n)
 	FILE *f;
 	int ret;
 
-	if (!shell || strcmp(shell, "bash")) {
+	if (!shell || (strcmp(shell, "bash") && strcmp(shell, "fish"))) {
 		fprintf(stderr, "nodrop: --completion takes the shell: %s\n", shells);
 		return ND_EXIT_USAGE;
 	}
@@ -353,7 +521,7 @@ int nd_completion(const char *shell, const struct nd_cmd *const *cmds, size_t n)
 		fprintf(stderr, "nodrop --completion: out of memory\n");
 		return ND_EXIT_SYSTEM;
 	}
-	ret = put_script(f, cmds, n);
+	ret = !strcmp(shell, "bash") ? put_script(f, cmds, n) : put_fish(f, cmds, n);
 	if (fclose(f) || ret) {
 		free(buf);
 		return ND_EXIT_SYSTEM;

@@ -307,39 +307,53 @@ static int print_deltas(const struct nd_sample *a, const struct nd_sample *b, si
  * can tell drops on a lossless priority from drops on a lossy one. A port without DCB simply has
  * none; any other failure is said on stderr (the timer's journal) and the counters still go out.
  */
+static int port_pfc(const struct nd_port *p)
+{
+	if (!p->dcb_status && (p->dcb.have & ND_DCB_HAVE_PFC))
+		return p->dcb.pfc.pfc_en;
+	if (p->dcb_status && p->dcb_status != -EOPNOTSUPP)
+		fprintf(stderr, "nodrop counters: %s: PFC state not read: %s\n", p->link.name,
+			p->dcb_error);
+	return -1;
+}
+
 static int *read_pfc(const struct devs *d)
 {
 	int *pfc = malloc((d->n ? d->n : 1) * sizeof(*pfc));
 	struct nd_ctx *ctx = NULL;
+	struct nd_port *p = NULL;
 	struct nd_err e = { 0 };
 	size_t i, cnt;
 
-	if (!pfc)
-		return NULL;
+	/* (no port: nothing to read; nd_ports_read would read every port for none) */
+	if (!pfc || !d->n)
+		return pfc;
 	for (i = 0; i < d->n; i++)
 		pfc[i] = -1;
 	if (nd_ctx_new(&ctx, &e)) {
 		fprintf(stderr, "nodrop counters: PFC state not read: %s\n", e.msg);
 		return pfc;
 	}
-	for (i = 0; i < d->n; i++) {
-		const char *name = d->name[i];
-		struct nd_port *p = NULL;
-		int ret = nd_ports_read(ctx, &name, 1, &p, &cnt, &e);
-
-		/* -ENODEV: gone since it was sampled, or a name only a fixture tree holds */
-		if (ret) {
-			if (ret != -ENODEV)
-				fprintf(stderr, "nodrop counters: %s: PFC state not read: %s\n",
-					name, e.msg);
-			continue;
-		}
-		if (!p->dcb_status && (p->dcb.have & ND_DCB_HAVE_PFC))
-			pfc[i] = p->dcb.pfc.pfc_en;
-		else if (p->dcb_status && p->dcb_status != -EOPNOTSUPP)
-			fprintf(stderr, "nodrop counters: %s: PFC state not read: %s\n", name,
-				p->dcb_error);
+	/* all ports in one read (one link dump); port by port only when one of them is gone */
+	if (!nd_ports_read(ctx, (const char *const *)d->name, d->n, &p, &cnt, &e)) {
+		for (i = 0; i < d->n && i < cnt; i++)
+			pfc[i] = port_pfc(&p[i]);
 		nd_ports_free(p, cnt);
+	} else {
+		for (i = 0; i < d->n; i++) {
+			const char *name = d->name[i];
+			int ret = nd_ports_read(ctx, &name, 1, &p, &cnt, &e);
+
+			/* -ENODEV: gone since it was sampled, or a name only a fixture tree holds */
+			if (ret) {
+				if (ret != -ENODEV)
+					fprintf(stderr, "nodrop counters: %s: PFC state not read: "
+						"%s\n", name, e.msg);
+				continue;
+			}
+			pfc[i] = port_pfc(p);
+			nd_ports_free(p, cnt);
+		}
 	}
 	nd_ctx_free(ctx);
 	return pfc;
