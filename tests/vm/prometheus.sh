@@ -52,8 +52,9 @@ wait_until() {
 }
 
 setup() {
+	# (dcb may answer EPROTO right after the link came up: see triage.sh)
 	nd_vm_nicsim_load 1 && $IP link set nicsim0 up &&
-		$DCB pfc set dev nicsim0 prio-pfc all:off 3:on && mkdir -p "$TF"
+		nd_vm_retry 3 0.5 $DCB pfc set dev nicsim0 prio-pfc all:off 3:on && mkdir -p "$TF"
 }
 
 check_textfile() {
