@@ -316,39 +316,38 @@ check-gpu: deps-check $(B)/san/unit
 	$(call msg,TEST,gpu)
 	$(Q)ND_GPU=1 ASAN_OPTIONS=protect_shadow_gap=0 CK_RUN_SUITE=gen_gpu CK_VERBOSITY=verbose \
 		$(B)/san/unit
+# One VM scenario, tests/vm/$(1).sh, with vm.sh options $(2) (-n GUESTS, -t SECONDS) and this
+# build's nodrop; its log in $(B)/vm/$(1).log, the tally (guest 0's) printed.
+define vm_scenario
+	@mkdir -p $(B)/vm
+	$(Q)ND_NODROP=$(B)/nodrop tests/vm/vm.sh $(2) -o $(B)/vm/out/$(1) tests/vm/$(1).sh \
+		>$(B)/vm/$(1).log 2>&1 || { tail -40 $(B)/vm/$(1).log; \
+		echo "VM scenario $(1) failed; log: $(B)/vm/$(1).log"; exit 1; }
+	@grep -E '^(\[g0\] )?[0-9]+ passed, [0-9]+ failed' $(B)/vm/$(1).log | tail -1 | \
+		sed 's/^/  VM     $(1): /'
+endef
+
 # The nightly job under Debian's Slurm (munge, slurmctld, slurmd) across two guests.
 vm-slurm: deps-check deps-vm $(B)/nodrop
-	$(Q)tests/vm/vm.sh -n 2 -t 600 -o $(B)/vm/out/slurm tests/vm/slurm.sh \
-		>$(B)/vm/slurm.log 2>&1 || { tail -40 $(B)/vm/slurm.log; \
-		echo "VM scenario slurm (two guests) failed; log: $(B)/vm/slurm.log"; exit 1; }
-	@grep -E '^\[g0\] [0-9]+ passed, [0-9]+ failed' $(B)/vm/slurm.log | sed 's/^/  VM     slurm: /'
+	$(call vm_scenario,slurm,-n 2 -t 600)
 
 # nodrop's metrics through Debian's node_exporter and Prometheus (the shipped rules firing), on
 # the guest's loopback.
 vm-prometheus: deps-check deps-vm nicsim $(B)/nodrop
-	$(Q)tests/vm/vm.sh -t 600 -o $(B)/vm/out/prometheus tests/vm/prometheus.sh \
-		>$(B)/vm/prometheus.log 2>&1 || { tail -40 $(B)/vm/prometheus.log; \
-		echo "VM scenario prometheus failed; log: $(B)/vm/prometheus.log"; exit 1; }
-	@grep -E '^[0-9]+ passed, [0-9]+ failed' $(B)/vm/prometheus.log | sed 's/^/  VM     prometheus: /'
+	$(call vm_scenario,prometheus,-t 600)
 
 # nodrop-apply@.service's sandbox, read from the unit and enforced in a guest without systemd.
 vm-units: deps-check deps-vm nicsim $(B)/nodrop
-	$(Q)tests/vm/vm.sh -t 300 -o $(B)/vm/out/units tests/vm/units.sh >$(B)/vm/units.log 2>&1 || \
-		{ tail -40 $(B)/vm/units.log; echo "VM scenario units failed; log: $(B)/vm/units.log"; exit 1; }
-	@grep -E '^[0-9]+ passed, [0-9]+ failed' $(B)/vm/units.log | sed 's/^/  VM     units: /'
+	$(call vm_scenario,units,-t 300)
 
+# Stress across two guests, and the nightly script's history.
 vm-stress2: deps-check deps-vm $(B)/nodrop
-	$(Q)tests/vm/vm.sh -n 2 -t 600 -o $(B)/vm/out/stress2 tests/vm/stress2.sh \
-		>$(B)/vm/stress2.log 2>&1 || { tail -40 $(B)/vm/stress2.log; \
-		echo "VM scenario stress2 (two guests) failed; log: $(B)/vm/stress2.log"; exit 1; }
-	@grep -E '^\[g0\] [0-9]+ passed, [0-9]+ failed' $(B)/vm/stress2.log | sed 's/^/  VM     stress2: /'
+	$(call vm_scenario,stress2,-n 2 -t 600)
+
 # The Ansible role contrib/ansible/roles/nodrop through contrib/ansible/site.yml, on nicsim ports.
 vm-ansible: deps-check deps-vm nicsim $(B)/nodrop
-	@mkdir -p $(B)/vm
-	$(Q)ND_NODROP=$(B)/nodrop tests/vm/vm.sh -t 900 -o $(B)/vm/out/ansible tests/vm/ansible.sh \
-		>$(B)/vm/ansible.log 2>&1 || { tail -40 $(B)/vm/ansible.log; \
-		echo "VM scenario ansible failed; log: $(B)/vm/ansible.log"; exit 1; }
-	@grep -E '^[0-9]+ passed, [0-9]+ failed' $(B)/vm/ansible.log | sed 's/^/  VM     ansible: /'
+	$(call vm_scenario,ansible,-t 900)
+
 bench-stress: deps-check deps-vm $(B)/nodrop
 	$(Q)tests/vm/vm.sh -t 2400 -o $(B)/vm/out/bench-stress tests/bench/stress.sh \
 		>$(B)/vm/bench-stress.log 2>&1 || { tail -30 $(B)/vm/bench-stress.log; exit 1; }
