@@ -96,15 +96,14 @@ static size_t drifted(const struct nd_port_report *pr, bool audit)
 	return n;
 }
 
-/* Changes apply writes: neither skipped nor unsupported, on every port. */
+/* Changes apply writes on every port (an unsupported field is a skipped one). */
 static uint64_t planned(const struct nd_report *r)
 {
 	uint64_t n = 0;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < r->n; i++)
-		for (k = 0; k < r->ports[i].n_changes; k++)
-			n += !r->ports[i].changes[k].skipped && !r->ports[i].changes[k].unsupported;
+		n += drifted(&r->ports[i], false);
 	return n;
 }
 
