@@ -5,10 +5,8 @@
 # Usage: tests/completion-fish.sh BUILD/nodrop        (fish: apt-get install fish)
 set -u
 NODROP=$(realpath "${1:-build/nodrop}")
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; }
-same() { [ "$(printf '%s\n' $1 | sort -u)" = "$(printf '%s\n' $2 | sort -u)" ]; }
+# shellcheck source=tests/completion-lib.sh
+. "$(dirname "$0")/completion-lib.sh"
 
 command -v fish >/dev/null || { echo "not ok - fish is missing: apt-get install fish"; exit 1; }
 tmp=$(mktemp -d)
@@ -38,7 +36,7 @@ check() { # DESC LINE WANT
 }
 
 help=$("$NODROP" --help)
-cmds=$(echo "$help" | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ {on = 0}')
+cmds=$(help_cmds)
 check "every command, and only commands" "nodrop " "$cmds"
 check "nodrop's own long options" "nodrop --" \
 	"$(echo "$help" | grep -E '^(Usage: |       )nodrop' | grep -o -- '--[a-z-]*')"
@@ -50,10 +48,7 @@ export NODROP_SYSROOT=$tmp/noroot	# no devices: every value offered is an enumer
 cd "$tmp/empty" || exit 1
 n_vals=0
 for c in $cmds; do
-	h=$("$NODROP" "$c" --help)
-	longs=$(echo "$h" | sed -nE 's/^  (-[[:alnum:]], |    )--([a-z0-9-]+).*/--\2/p')
-	shorts=$(echo "$h" | sed -nE 's/^  (-[[:alnum:]]), --.*/\1/p')
-	args=$(echo "$h" | sed -nE 's/^  (-[[:alnum:]], |    )--([a-z0-9-]+) [A-Z].*/--\2/p')
+	help_opts "$c"
 	check "$c: '--' completes to the long options of --help" "nodrop $c --" "$longs"
 	got=$(comp "nodrop $c -")
 	miss=$(for s in $shorts; do echo "$got" | grep -qx -- "$s" || echo "$s"; done)

@@ -5,11 +5,8 @@
 # ':' and '=' too), in a plain non-interactive bash: no bash-completion package involved.
 set -u
 NODROP=$(realpath "${1:-build/nodrop}")
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok - $1"; }
-bad() { fail=$((fail + 1)); echo "not ok - $1"; }
-# same LIST1 LIST2: the same words, whatever their order and spacing
-same() { [ "$(printf '%s\n' $1 | sort -u)" = "$(printf '%s\n' $2 | sort -u)" ]; }
+# shellcheck source=tests/completion-lib.sh
+. "$(dirname "$0")/completion-lib.sh"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -61,7 +58,7 @@ check() {
 
 # --- commands and nodrop's own options, against nodrop --help
 help=$("$NODROP" --help)
-cmds=$(echo "$help" | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ {on = 0}')
+cmds=$(help_cmds)
 [ "$(echo $cmds | wc -w)" -ge 12 ] && ok "nodrop --help lists $(echo $cmds | wc -w) commands" ||
 	bad "commands in --help: $cmds"
 check "every command, and only commands" "nodrop " "$cmds"
@@ -80,10 +77,7 @@ export NODROP_SYSROOT=$tmp/noroot	# no devices: every value offered below is an 
 cd "$tmp/empty" || exit 1
 n_args=0
 for c in $cmds; do
-	h=$("$NODROP" "$c" --help)
-	longs=$(echo "$h" | sed -nE 's/^  (-[[:alnum:]], |    )--([a-z0-9-]+).*/--\2/p')
-	shorts=$(echo "$h" | sed -nE 's/^  (-[[:alnum:]]), --.*/\1/p')
-	args=$(echo "$h" | sed -nE 's/^  (-[[:alnum:]], |    )--([a-z0-9-]+) [A-Z].*/--\2/p')
+	help_opts "$c"
 	[ -n "$longs" ] || { bad "$c --help: no options found"; continue; }
 	check "$c: '--' completes to the long options of --help" "nodrop $c --" "$longs"
 	check "$c: '-' completes to the short and long options of --help" "nodrop $c -" \
