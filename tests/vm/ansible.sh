@@ -9,7 +9,7 @@ set -u
 . tests/vm/guest-lib.sh
 
 ND=$(realpath "${ND_NODROP:-build/nodrop}")
-DCB=/usr/sbin/dcb
+DCB=nd_vm_dcb
 IP=/usr/sbin/ip
 A=/tmp/ansible
 LOG=$ND_OUT/ansible.log

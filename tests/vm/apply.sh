@@ -6,7 +6,7 @@ set -u
 . tests/vm/guest-lib.sh
 
 ND=${ND_NODROP:-build/nodrop}
-DCB=/usr/sbin/dcb
+DCB=nd_vm_dcb
 IP=/usr/sbin/ip
 DBG=/sys/kernel/debug/nicsim
 P=tests/vm/profiles

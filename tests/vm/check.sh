@@ -8,7 +8,7 @@ set -u
 
 ND=${ND_NODROP:-build/nodrop}
 ND_VM_NICSIM_DEBUGFS=${ND_VM_NICSIM_DEBUGFS:-/sys/kernel/debug/nicsim}
-DCB=/usr/sbin/dcb
+DCB=nd_vm_dcb
 IP=/usr/sbin/ip
 RDMA=/usr/bin/rdma
 

@@ -10,7 +10,7 @@ set -u
 
 ND=${ND_NODROP:-build/nodrop}
 DBG=${ND_VM_NICSIM_DEBUGFS:-/sys/kernel/debug/nicsim}
-DCB=/usr/sbin/dcb
+DCB=nd_vm_dcb
 IP=/usr/sbin/ip
 RDMA=/usr/bin/rdma
 ETHTOOL=/usr/sbin/ethtool
@@ -49,10 +49,9 @@ seen() {
 }
 
 setup() {
-	# (dcb may answer EPROTO right after the link came up: see triage.sh)
 	nd_vm_nicsim_load 1 &&
 		$IP link set nicsim0 up &&
-		nd_vm_retry 3 0.5 $DCB pfc set dev nicsim0 prio-pfc all:off 3:on &&
+		$DCB pfc set dev nicsim0 prio-pfc all:off 3:on &&
 		nd_vm_rxe_up
 }
 

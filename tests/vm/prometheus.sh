@@ -11,7 +11,7 @@ set -u
 
 ND=${ND_NODROP:-$ND_VM_REPO/build/nodrop}
 DBG=/sys/kernel/debug/nicsim
-DCB=/usr/sbin/dcb
+DCB=nd_vm_dcb
 IP=/usr/sbin/ip
 TF=/run/textfile
 NE=127.0.0.1:19100
@@ -52,9 +52,8 @@ wait_until() {
 }
 
 setup() {
-	# (dcb may answer EPROTO right after the link came up: see triage.sh)
 	nd_vm_nicsim_load 1 && $IP link set nicsim0 up &&
-		nd_vm_retry 3 0.5 $DCB pfc set dev nicsim0 prio-pfc all:off 3:on && mkdir -p "$TF"
+		$DCB pfc set dev nicsim0 prio-pfc all:off 3:on && mkdir -p "$TF"
 }
 
 check_textfile() {

@@ -11,7 +11,7 @@ set -u
 . "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
 
 ND=${ND_NODROP:-build/nodrop}
-DCB=/usr/sbin/dcb
+DCB=nd_vm_dcb
 IP=/usr/sbin/ip
 CTR=/sys/kernel/debug/nicsim/nicsim0/counters
 log=$ND_OUT/triage.log
@@ -78,10 +78,8 @@ rc_is() { # DESC WANT
 }
 
 setup() {
-	# dcb once answered "Attribute write: Protocol error" right after the link came up (a
-	# make check run): the oracle's own reply handling, not nodrop's; it may try again
 	nd_vm_nicsim_load 1 && $IP link set nicsim0 up &&
-		nd_vm_retry 3 0.5 $DCB pfc set dev nicsim0 prio-pfc 3:on delay 30 &&
+		$DCB pfc set dev nicsim0 prio-pfc 3:on delay 30 &&
 		[ "$($DCB -j pfc show dev nicsim0 | jq -c '.prio_pfc')" = \
 			'[false,false,false,true,false,false,false,false]' ]
 }

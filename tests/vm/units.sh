@@ -15,7 +15,7 @@ ND=${ND_NODROP:-$ND_VM_REPO/build/nodrop}
 UNIT=$ND_VM_REPO/contrib/systemd/nodrop-apply@.service
 DCB_PROFILE=tests/vm/profiles/lossless.yaml	# nicsim0: DCB and MTU by netlink
 ROCE_PROFILE=/run/vm-roce.yaml			# veth0's rxe0: ToS and mode by configfs
-DCB=/usr/sbin/dcb
+DCB=nd_vm_dcb
 STATE=/run/nodrop-state
 
 nd_vm_need setpriv util-linux

@@ -27,6 +27,7 @@ declare -F nd_vm_done >/dev/null || nd_vm_done() {
 }
 
 DCB=/usr/sbin/dcb
+declare -F nd_vm_dcb >/dev/null && DCB=nd_vm_dcb	# (guest-lib.sh: iproute2's spurious EPROTO)
 IP=/usr/sbin/ip
 ETHTOOL=/usr/sbin/ethtool
 PY=/usr/bin/python3
