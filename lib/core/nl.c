@@ -23,7 +23,8 @@ int nd_nl_open(struct nd_nl *nl, int bus, struct nd_err *e)
 	int one = 1;
 
 	memset(nl, 0, sizeof(*nl));
-	nl->buf = calloc(1, ND_NL_BUF_SIZE);
+	/* a receive buffer: not zeroed, the kernel fills what is read */
+	nl->buf = malloc(ND_NL_BUF_SIZE);
 	if (!nl->buf)
 		return nd_err_set(e, -ENOMEM, "out of memory for a netlink buffer");
 	nl->sk = mnl_socket_open2(bus, SOCK_CLOEXEC);

@@ -34,6 +34,7 @@ struct nd_ctr_rule {
 	uint32_t scale;			/* units per raw count (PMA data: 4 octets) */
 	unsigned int line;
 	unsigned long order;		/* file order over all maps: the earlier alias wins */
+	uint32_t key;			/* hash of source and raw name: the duplicate check */
 };
 
 struct nd_ctr_map {

@@ -83,6 +83,16 @@ static int pattern(struct parse *p, const char *raw, struct nd_ctr_rule *r)
 	return 0;
 }
 
+/* FNV-1a over the raw name as written ({p} included): equal keys are the only candidates. */
+static uint32_t raw_key(enum nd_ctr_source source, const char *raw)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)source;
+
+	for (; *raw; raw++)
+		h = (h ^ (uint8_t)*raw) * 16777619u;
+	return h;
+}
+
 static int number(const char *s, unsigned long min, unsigned long max, unsigned long *out)
 {
 	char *end;
@@ -136,8 +146,8 @@ static int conflicts(struct parse *p, const struct nd_ctr_rule *r)
 		if (o->source != r->source)
 			continue;
 		/* formatted only for the error: this loop runs for every pair of rules */
-		if (!strcmp(o->prefix, r->prefix) && !strcmp(o->suffix, r->suffix) &&
-		    o->per_prio == r->per_prio) {
+		if (o->key == r->key && !strcmp(o->prefix, r->prefix) &&
+		    !strcmp(o->suffix, r->suffix) && o->per_prio == r->per_prio) {
 			snprintf(other, sizeof(other), "%u", o->line);
 			return perr(p, "this raw name is already mapped on line %s%s", other, "");
 		}
@@ -166,6 +176,7 @@ static int rule(struct parse *p, char **f, size_t nf)
 	ret = pattern(p, f[1], &r);
 	if (ret)
 		return ret;
+	r.key = raw_key(r.source, f[1]);
 	r.info = nd_counter_info(f[2]);
 	if (!r.info)
 		return perr(p, "unknown canonical counter '%s' (nodrop-counters(8) lists them)",
@@ -191,16 +202,26 @@ static int rule(struct parse *p, char **f, size_t nf)
 
 static int parse_line(struct parse *p, char *line)
 {
-	char *f[MAP_FIELDS_MAX], *save = NULL, *tok, *hash;
+	char *f[MAP_FIELDS_MAX], *c = line;
 	size_t nf = 0;
 
-	hash = strchr(line, '#');
-	if (hash)
-		*hash = '\0';
-	for (tok = strtok_r(line, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
+	/* fields split in place; '#' ends the line */
+	for (;;) {
+		while (*c == ' ' || *c == '\t' || *c == '\r')
+			c++;
+		if (!*c || *c == '#')
+			break;
 		if (nf == MAP_FIELDS_MAX)
 			return perr(p, "more than 16 fields", NULL, NULL);
-		f[nf++] = tok;
+		f[nf++] = c;
+		while (*c && *c != ' ' && *c != '\t' && *c != '\r' && *c != '#')
+			c++;
+		if (*c != '#' && *c)
+			*c++ = '\0';
+		else if (*c == '#') {
+			*c = '\0';
+			break;
+		}
 	}
 	if (!nf)
 		return 0;
