@@ -21,6 +21,7 @@
 #include <nodrop/triage.h>
 #include <nodrop/doctor.h>
 #include <nodrop/headroom.h>
+#include <nodrop/model.h>
 #include <nodrop/sim.h>
 #include <nodrop/stress.h>
 #include <nodrop/runreport.h>

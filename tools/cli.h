@@ -73,7 +73,7 @@ extern const struct nd_cmd nd_cmd_show;
 extern const struct nd_cmd nd_cmd_apply;
 extern const struct nd_cmd nd_cmd_audit;
 extern const struct nd_cmd nd_cmd_rollback;
-extern const struct nd_cmd nd_cmd_headroom, nd_cmd_sim;
+extern const struct nd_cmd nd_cmd_headroom, nd_cmd_sim, nd_cmd_model;
 extern const struct nd_cmd nd_cmd_counters;
 extern const struct nd_cmd nd_cmd_triage;
 extern const struct nd_cmd nd_cmd_doctor;

@@ -12,6 +12,7 @@ static const struct nd_cmd *const cmds[] = {
 	&nd_cmd_rollback,
 	&nd_cmd_headroom,
 	&nd_cmd_sim,
+	&nd_cmd_model,
 	&nd_cmd_counters,
 	&nd_cmd_triage,
 	&nd_cmd_doctor,

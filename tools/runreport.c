@@ -52,13 +52,15 @@ static void print_series(const struct nd_flow_result *f)
 
 static void print_flows(const struct nd_run_report *r, unsigned int flags)
 {
-	bool text = flags & ND_RR_FLOWS;
+	bool text = flags & ND_RR_FLOWS, ceil = false;
 	size_t i;
 
+	for (i = 0; i < r->n_flows; i++)
+		ceil |= r->flows[i].ceiling_gbps > 0;
 	pr_open_array("flows");
 	if (text)
-		pr_text("  %-24s %14s %9s %11s %9s %11s\n", "flow", "bytes", "gbps", "fct-us",
-			"slowdown", "retransmits");
+		pr_text("  %-24s %14s %9s %11s %9s %11s%s\n", "flow", "bytes", "gbps", "fct-us",
+			"slowdown", "retransmits", ceil ? "  of-ceiling" : "");
 	for (i = 0; i < r->n_flows; i++) {
 		const struct nd_flow_result *f = &r->flows[i];
 
@@ -74,6 +76,14 @@ static void print_flows(const struct nd_run_report *r, unsigned int flags)
 		pr_float(PR_ANY, "fct_us", " %11.1f", f->fct_us);
 		pr_float(PR_ANY, "slowdown", " %9.2f", f->slowdown);
 		pr_uint(PR_ANY, "retransmits", " %11" PRIu64, f->retransmits);
+		pr_float(PR_JSON, "ceiling_gbps", NULL, f->ceiling_gbps);
+		if (f->ceiling_gbps > 0) {
+			pr_float(PR_ANY, "ceiling_pct", " %10.1f %%",
+				 100 * f->gbps / f->ceiling_gbps);
+			pr_string(PR_JSON, "limit", NULL, f->limit);
+		} else {
+			pr_null(PR_JSON, "ceiling_pct", ceil ? "          -" : "");
+		}
 		print_series(f);
 		pr_nl();
 		pr_close_object();

@@ -37,6 +37,7 @@ enum {
 	OPT_SERIES,
 	OPT_QP_TIMEOUT,
 	OPT_MARGIN,
+	OPT_EXPECT,
 };
 
 struct stress_args {
@@ -48,6 +49,7 @@ struct stress_args {
 	const char *profile;
 	const char *junit;
 	unsigned int flags;		/* runreport ND_RR_* */
+	double expect_pct;		/* --expect: 0 none */
 };
 
 static const struct nd_opt stress_opts[] = {
@@ -89,6 +91,8 @@ static const struct nd_opt stress_opts[] = {
 	{ "mpi", OPT_MPI, NULL, "rendezvous through MPI (the default under mpirun or srun)" },
 	{ "timeout", OPT_TIMEOUT, "SECONDS", "how long each rendezvous step waits (default 60)" },
 	{ "junit", OPT_JUNIT, "FILE", "also write the verdict as JUnit XML" },
+	{ "expect", OPT_EXPECT, "PCT", "a flow under PCT% of its datapath ceiling is a finding "
+	  "(exit 1), e.g. 90%" },
 	{ "series", OPT_SERIES, NULL, "text: a line per flow with its throughput series" },
 	{ 0 },
 };
@@ -184,6 +188,17 @@ static int parse_secs(const char *opt, const char *arg, double min, double max, 
 		snprintf(want, sizeof(want), "give a number %g..%g", min, max);
 		return bad(opt, arg, want);
 	}
+	return 0;
+}
+
+/* "90%" or "90": per cent of the ceiling, above 0 and at most 100 */
+static int parse_pct(const char *arg, double *v)
+{
+	char *end;
+
+	*v = strtod(arg, &end);
+	if (end == arg || (*end && strcmp(end, "%")) || !(*v > 0 && *v <= 100))
+		return bad("expect", arg, "give a percentage above 0 and at most 100, e.g. 90%");
 	return 0;
 }
 
@@ -345,6 +360,8 @@ static int stress_opt(int key, const char *arg, void *data)
 	case OPT_JUNIT:
 		a->junit = arg;
 		return 0;
+	case OPT_EXPECT:
+		return parse_pct(arg, &a->expect_pct);
 	case OPT_SERIES:
 		a->flags |= ND_RR_FLOWS;
 		return 0;
@@ -466,6 +483,10 @@ static void print_ranks(const struct nd_stress_result *r)
 		pr_string(PR_ANY, "ifname", " (%s", k->ifname);
 		pr_string(PR_ANY, "addr", " %s)", k->addr);
 		pr_float(PR_JSON, "link_gbps", NULL, k->link_gbps);
+		pr_float(PR_ANY, "ceiling_tx_gbps", " ceiling %.2f", k->ceiling_tx_gbps);
+		pr_float(PR_ANY, "ceiling_rx_gbps", "/%.2f Gb/s", k->ceiling_rx_gbps);
+		pr_string(PR_JSON, "limit_tx", NULL, k->limit_tx);
+		pr_string(PR_JSON, "limit_rx", NULL, k->limit_rx);
 		pr_string(PR_ANY, "mem", " mem %s", k->mem);
 		pr_string(PR_ANY, "pacing", ", pacing %s", k->pacing);
 		pr_float(PR_ANY, "cpu_s", ", cpu %.2f s", k->cpu_s);
@@ -486,7 +507,50 @@ static void print_ranks(const struct nd_stress_result *r)
 struct extra {
 	const struct nd_stress_result *r;
 	const struct nd_stress_job *job;
+	double expect_pct;
 };
+
+/* Text: the flows against their datapath ceilings, lowest and highest (JSON has each). */
+static void print_ceilings(const struct nd_run_report *rep)
+{
+	const struct nd_flow_result *lo = NULL;
+	double hi = 0, pct;
+	size_t i;
+
+	for (i = 0; i < rep->n_flows; i++) {
+		const struct nd_flow_result *f = &rep->flows[i];
+
+		if (!(f->ceiling_gbps > 0))
+			continue;
+		pct = 100 * f->gbps / f->ceiling_gbps;
+		if (!lo || pct < 100 * lo->gbps / lo->ceiling_gbps)
+			lo = f;
+		if (pct > hi)
+			hi = pct;
+	}
+	if (!lo)
+		pr_text("  datapath ceiling: unknown (no rate for a port: nodrop model says why)\n");
+	else
+		pr_text("  datapath ceiling: flows at %.1f-%.1f %% of it; the lowest, %s, is bound "
+			"by %s\n", 100 * lo->gbps / lo->ceiling_gbps, hi, lo->name, lo->limit);
+}
+
+/* --expect: the finding (text and JSON), and how many flows fell short */
+static size_t print_expect(const struct nd_stress_result *r, double pct)
+{
+	char why[768];
+	size_t n = nd_stress_slow(r, pct, why, sizeof(why));
+
+	pr_open_object("expect");
+	pr_float(PR_JSON, "pct", NULL, pct);
+	pr_uint(PR_JSON, "slow_flows", NULL, n);
+	if (n)
+		pr_string(PR_ANY, "finding", "  finding: SLOW: %s\n", why);
+	else
+		pr_null(PR_JSON, "finding", NULL);
+	pr_close_object();
+	return n;
+}
 
 /*
  * The traffic options of the run (JSON only), so that `nodrop compare` can tell runs of other
@@ -556,6 +620,9 @@ static void print_extra(size_t i, void *data)
 	pr_close_object();
 	print_sampled(r);
 	print_ranks(r);
+	print_ceilings(r->report);
+	if (x->expect_pct > 0)
+		print_expect(r, x->expect_pct);
 }
 
 /* A rank other than 0 knows only the verdict rank 0 sent. */
@@ -659,11 +726,14 @@ static int stress_run(const struct nd_cli *cli, int argc, char **argv, void *dat
 	pr_init(cli->json, cli->pretty);
 	if (r.gathered)
 		nd_print_run_report(NULL, r.report, a->flags, print_extra, 0,
-				    &(struct extra){ &r, &a->job });
+				    &(struct extra){ &r, &a->job, a->expect_pct });
 	else
 		print_short(&r);
 	pr_finish();
 	rc = run_exit(0, &r);
+	/* lossless but slow: a finding too (a rank without the whole report cannot judge) */
+	if (!rc && a->expect_pct > 0 && r.gathered && nd_stress_slow(&r, a->expect_pct, NULL, 0))
+		rc = ND_EXIT_FINDINGS;
 	if (a->junit && (ret = write_junit(a->junit, &r))) {
 		fprintf(stderr, "nodrop stress: cannot write %s: %s\n", a->junit, strerror(-ret));
 		rc = ND_EXIT_SYSTEM;

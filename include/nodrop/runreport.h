@@ -38,6 +38,8 @@ struct nd_flow_result {
 	double gbps;			/* average goodput over the flow's active time */
 	double fct_us;			/* completion time of a finite flow, 0 when not one */
 	double slowdown;		/* fct over the ideal on an idle fabric, 0 when not known */
+	double ceiling_gbps;		/* what the datapath model gives its path, 0 unknown */
+	char limit[256];		/* which end and term set that ceiling */
 	uint64_t retransmits;
 	double *series_gbps;		/* throughput per series_dt_s, n_series points */
 	size_t n_series;

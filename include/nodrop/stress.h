@@ -184,6 +184,9 @@ struct nd_stress_rank {
 	char ifname[ND_IFNAMSIZ];	/* the netdev whose counters were sampled */
 	char addr[64];			/* its GID's or rdma_cm's address */
 	double link_gbps;		/* the port's data rate, 0 unknown */
+	/* the datapath model's ceilings (nodrop-model(8)) for the job's largest message, 0 unknown */
+	double ceiling_tx_gbps, ceiling_rx_gbps;
+	char limit_tx[160], limit_rx[160];	/* the term that sets each: "wire: 10 Gb/s ..." */
 	char mem[48];			/* "host", "cuda:0 dmabuf", ... */
 	char pacing[16];		/* "none", "hardware" or "software" (rate limits) */
 	double cpu_s;			/* user + system CPU during traffic */
@@ -237,6 +240,11 @@ struct nd_stress_result {
 int nd_stress_run(const struct nd_stress_job *job, const struct nd_stress_local *local,
 		  const struct nd_rendezvous *rv, struct nd_stress_result *r, struct nd_err *e);
 void nd_stress_result_free(struct nd_stress_result *r);
+/*
+ * Flows of @r below @pct per cent of their datapath ceiling (flows without one are not judged);
+ * @why names the slowest and the model's term that bounds it. Rank 0's result only.
+ */
+size_t nd_stress_slow(const struct nd_stress_result *r, double pct, char *why, size_t len);
 
 #ifdef __cplusplus
 }

@@ -65,7 +65,7 @@ int nd_rv_mpi_open(const struct nd_rendezvous *rv, const volatile int *stop,
 /* ---- the coordinator's wire: frames and messages (coord_msg.c, fuzzed) ---- */
 
 #define ND_RV_MAGIC 0x5652444eu		/* "NDRV" */
-#define ND_RV_VERSION 1
+#define ND_RV_VERSION 2
 #define ND_RV_HDR 12
 #define ND_RV_PAYLOAD_MAX (64u << 20)
 

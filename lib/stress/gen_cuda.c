@@ -24,6 +24,9 @@ enum {
 	CU_ERROR_NO_DEVICE = 100,
 	CU_ERROR_NOT_FOUND = 500,
 	CU_ATTR_DMA_BUF_SUPPORTED = 124,	/* CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED */
+	CU_ATTR_PCI_BUS_ID = 33,		/* CU_DEVICE_ATTRIBUTE_PCI_BUS_ID */
+	CU_ATTR_PCI_DEVICE_ID = 34,		/* CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID */
+	CU_ATTR_PCI_DOMAIN_ID = 50,		/* CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID */
 	CU_POINTER_ATTR_SYNC_MEMOPS = 6,	/* CU_POINTER_ATTRIBUTE_SYNC_MEMOPS */
 	CU_RANGE_HANDLE_DMA_BUF_FD = 1,		/* CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD */
 	CU_PROC_DEFAULT = 0,			/* CU_GET_PROC_ADDRESS_DEFAULT */
@@ -67,6 +70,7 @@ struct nd_cuda {
 	bool ctx_held;
 	int driver;
 	char name[128];
+	char bdf[ND_BDF_MAX];		/* "0000:17:00.0"; "" when the driver does not say */
 	bool dmabuf;
 };
 
@@ -133,7 +137,7 @@ static int resolve(struct nd_cuda *c, const char *lib, struct nd_err *e)
 static int pick_device(struct nd_cuda *c, const struct nd_mem_spec *spec, struct nd_err *e)
 {
 	cu_result r;
-	int v = 0;
+	int v = 0, dom, bus, slot;
 
 	if (spec->gpu >= 0)
 		r = c->api.device_get(&c->dev, spec->gpu);
@@ -149,6 +153,12 @@ static int pick_device(struct nd_cuda *c, const struct nd_mem_spec *spec, struct
 	}
 	if (c->api.device_name(c->name, (int)sizeof(c->name), c->dev) != CU_SUCCESS)
 		snprintf(c->name, sizeof(c->name), "GPU");
+	/* the GPU's PCI address, for the datapath model: its link and its path to the NIC */
+	if (c->api.device_attr(&dom, CU_ATTR_PCI_DOMAIN_ID, c->dev) == CU_SUCCESS &&
+	    c->api.device_attr(&bus, CU_ATTR_PCI_BUS_ID, c->dev) == CU_SUCCESS &&
+	    c->api.device_attr(&slot, CU_ATTR_PCI_DEVICE_ID, c->dev) == CU_SUCCESS)
+		snprintf(c->bdf, sizeof(c->bdf), "%04x:%02x:%02x.0", (unsigned int)dom & 0xffff,
+			 (unsigned int)bus & 0xff, (unsigned int)slot & 0x1f);
 	c->dmabuf = c->api.range_handle &&
 		    c->api.device_attr(&v, CU_ATTR_DMA_BUF_SUPPORTED, c->dev) == CU_SUCCESS && v;
 	r = c->api.ctx_retain(&c->ctx, c->dev);
@@ -210,6 +220,11 @@ void nd_cuda_close(struct nd_cuda *c)
 		c->api.ctx_release(c->dev);
 	/* the driver keeps threads and handlers of its own: never dlclose it */
 	free(c);
+}
+
+const char *nd_cuda_bdf(const struct nd_cuda *c)
+{
+	return c->bdf;
 }
 
 const char *nd_cuda_name(const struct nd_cuda *c)

@@ -40,6 +40,7 @@ static int cuda_alloc(struct nd_mem *m, size_t size, struct nd_err *e)
 	ret = nd_cuda_open(&m->spec, &c->cuda, e);
 	if (ret)
 		return ret;
+	nd_strlcpy(m->gpu_bdf, nd_cuda_bdf(c->cuda), sizeof(m->gpu_bdf));
 	ret = nd_cuda_alloc(c->cuda, size, &c->dptr, &m->size, e);
 	if (ret)
 		return ret;

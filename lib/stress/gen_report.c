@@ -66,6 +66,43 @@ static int flow_result(const struct nd_stress_job *job, const struct nd_gen_flow
 	return 0;
 }
 
+/*
+ * A flow's ceiling: its source's sending ceiling shared by the flows that source drives, or its
+ * sink's receiving ceiling shared by the flows into it, whichever is less (0: a side unknown).
+ */
+static void ceiling(const struct nd_stress_job *job, const struct nd_gen_plan *plan,
+		    const struct nd_gen_flow *f, struct nd_gen_rank_result *const *res,
+		    struct nd_flow_result *fr)
+{
+	const struct nd_stress_rank *src, *dst;
+	uint32_t from, to, n_out = 0, n_in = 0, s, d;
+	double tx, rx;
+	size_t i;
+
+	/* the data moves from the responder to the requester in a READ */
+	from = job->op == ND_OP_READ ? f->dst : f->src;
+	to = job->op == ND_OP_READ ? f->src : f->dst;
+	if (!res[from] || !res[to])
+		return;
+	for (i = 0; i < plan->n_flows; i++) {
+		s = job->op == ND_OP_READ ? plan->flows[i].dst : plan->flows[i].src;
+		d = job->op == ND_OP_READ ? plan->flows[i].src : plan->flows[i].dst;
+		n_out += s == from;
+		n_in += d == to;
+	}
+	src = &res[from]->info;
+	dst = &res[to]->info;
+	if (!(src->ceiling_tx_gbps > 0) || !(dst->ceiling_rx_gbps > 0) || !n_out || !n_in)
+		return;
+	tx = src->ceiling_tx_gbps / n_out;
+	rx = dst->ceiling_rx_gbps / n_in;
+	fr->ceiling_gbps = tx <= rx ? tx : rx;
+	snprintf(fr->limit, sizeof(fr->limit), "rank %u %s%s%s", tx <= rx ? from : to,
+		 tx <= rx ? "sending, " : "receiving, ",
+		 (tx <= rx ? n_out : n_in) > 1 ? "shared by its flows; " : "",
+		 tx <= rx ? src->limit_tx : dst->limit_rx);
+}
+
 static int flows(const struct nd_stress_job *job, const struct nd_gen_plan *plan,
 		 struct nd_gen_rank_result *const *res, struct nd_run_report *rep)
 {
@@ -86,6 +123,7 @@ static int flows(const struct nd_stress_job *job, const struct nd_gen_plan *plan
 							      f->id);
 
 		ret = flow_result(job, f, st, res, &rep->flows[i]);
+		ceiling(job, plan, f, res, &rep->flows[i]);
 		bits += (double)rep->flows[i].bytes * 8;
 		if (st && (double)st->t_last_ns > t_max)
 			t_max = (double)st->t_last_ns;
@@ -322,4 +360,28 @@ void nd_stress_result_free(struct nd_stress_result *r)
 	free(r->ranks);
 	free(r->sampled);
 	memset(r, 0, sizeof(*r));
+}
+
+size_t nd_stress_slow(const struct nd_stress_result *r, double pct, char *why, size_t len)
+{
+	const struct nd_flow_result *worst = NULL;
+	size_t i, n = 0;
+
+	if (why && len)
+		why[0] = '\0';
+	for (i = 0; r->report && i < r->report->n_flows; i++) {
+		const struct nd_flow_result *f = &r->report->flows[i];
+
+		if (!(f->ceiling_gbps > 0) || f->gbps * 100 >= pct * f->ceiling_gbps)
+			continue;
+		n++;
+		if (!worst || f->gbps / f->ceiling_gbps < worst->gbps / worst->ceiling_gbps)
+			worst = f;
+	}
+	if (worst && why)
+		snprintf(why, len, "%zu flow%s below %g%% of the datapath ceiling; slowest %s: "
+			 "%.3f of %.3f Gb/s (%.1f%%), bound by %s", n, n == 1 ? "" : "s", pct,
+			 worst->name, worst->gbps, worst->ceiling_gbps,
+			 100 * worst->gbps / worst->ceiling_gbps, worst->limit);
+	return n;
 }

@@ -22,6 +22,10 @@ static void put_info(struct nd_wbuf *w, const struct nd_stress_rank *in)
 	nd_w_str(w, in->ifname);
 	nd_w_str(w, in->addr);
 	nd_w_f64(w, in->link_gbps);
+	nd_w_f64(w, in->ceiling_tx_gbps);
+	nd_w_f64(w, in->ceiling_rx_gbps);
+	nd_w_str(w, in->limit_tx);
+	nd_w_str(w, in->limit_rx);
 	nd_w_str(w, in->mem);
 	nd_w_str(w, in->pacing);
 	nd_w_f64(w, in->cpu_s);
@@ -44,6 +48,10 @@ static void get_info(struct nd_rbuf *r, struct nd_stress_rank *in)
 	nd_r_str(r, in->ifname, sizeof(in->ifname));
 	nd_r_str(r, in->addr, sizeof(in->addr));
 	in->link_gbps = nd_r_f64(r, 0, 1e6);
+	in->ceiling_tx_gbps = nd_r_f64(r, 0, 1e6);
+	in->ceiling_rx_gbps = nd_r_f64(r, 0, 1e6);
+	nd_r_str(r, in->limit_tx, sizeof(in->limit_tx));
+	nd_r_str(r, in->limit_rx, sizeof(in->limit_rx));
 	nd_r_str(r, in->mem, sizeof(in->mem));
 	nd_r_str(r, in->pacing, sizeof(in->pacing));
 	in->cpu_s = nd_r_f64(r, 0, 1e9);

@@ -39,6 +39,7 @@ struct nd_mem {
 	struct ibv_mr *mr;
 	bool gpu;			/* the data's home is GPU memory (never inline) */
 	char desc[48];			/* "host", "cuda:0 dmabuf", "cuda:0 staged", ... */
+	char gpu_bdf[ND_BDF_MAX];	/* the GPU's PCI address, "" unknown or host memory */
 	void *priv;
 	uint64_t staged_ns, staged_bytes;
 };
@@ -68,6 +69,7 @@ struct nd_cuda;
 int nd_cuda_open(const struct nd_mem_spec *spec, struct nd_cuda **cp, struct nd_err *e);
 void nd_cuda_close(struct nd_cuda *c);
 const char *nd_cuda_name(const struct nd_cuda *c);
+const char *nd_cuda_bdf(const struct nd_cuda *c);
 bool nd_cuda_dmabuf_supported(const struct nd_cuda *c);
 /* GPU memory, rounded up to 64 KiB (the GPU page). */
 int nd_cuda_alloc(struct nd_cuda *c, size_t size, uint64_t *dptr, size_t *alloc_size,
@@ -114,6 +116,9 @@ int nd_dev_setup(struct nd_dev *d, int cqe, struct nd_err *e);
 void nd_dev_close(struct nd_dev *d);
 /* The port's data rate from its speed and width (Gbit/s), 0 when unknown. */
 double nd_gen_link_gbps(const struct ibv_port_attr *pa);
+/* gen_model.c: this rank's datapath ceilings into @in (0 where the model has no rate). */
+void nd_gen_model(const struct nd_stress_job *job, const struct nd_dev *dev,
+		  const struct nd_mem *mem, double link_gbps, struct nd_stress_rank *in);
 
 /*
  * Pick a GID: @want (an IPv4/IPv6 address) exactly, else RoCE v2 over v1, IPv4-mapped over

@@ -214,6 +214,7 @@ static void fill_info(struct run *run)
 	nd_strlcpy(in->ifname, run->dev.ifname, sizeof(in->ifname));
 	nd_strlcpy(in->addr, run->dev.addr, sizeof(in->addr));
 	in->link_gbps = nd_gen_link_gbps(&run->dev.pattr);
+	nd_gen_model(job, &run->dev, &run->mem, in->link_gbps, in);
 	nd_strlcpy(in->mem, run->mem.desc[0] ? run->mem.desc : "-", sizeof(in->mem));
 	snprintf(in->pacing, sizeof(in->pacing), "%s", !(job->rate_gbps > 0) ? "none" :
 		 run->en.hw_rate ? "hardware" : drives(run) ? "software" : "-");

@@ -43,6 +43,7 @@ int main(void)
 	srunner_add_suite(sr, suite_lint());
 	srunner_add_suite(sr, suite_profile());
 	srunner_add_suite(sr, suite_headroom());
+	srunner_add_suite(sr, suite_model());
 	srunner_add_suite(sr, suite_sim());
 	srunner_add_suite(sr, suite_sim_scenario());
 	srunner_add_suite(sr, suite_counters());

@@ -13,6 +13,7 @@ Suite *suite_ecn(void);
 Suite *suite_lint(void);
 Suite *suite_profile(void);
 Suite *suite_headroom(void);
+Suite *suite_model(void);
 Suite *suite_sim(void);
 Suite *suite_sim_scenario(void);
 Suite *suite_counters(void);
