@@ -160,6 +160,53 @@ nerr=$("$(dirname "$0")/../contrib/nightly/nodrop-nightly" 2>&1); rc=$?
 	! echo "$nerr" | grep -q "^set -u" && ok "nodrop-nightly without options: usage, exit 2" ||
 	bad "nodrop-nightly usage (rc $rc): $nerr"
 
+# model: a what-if reads nothing; the check case of nodrop-model(8); bad input names the option
+expect 0 "model: a what-if" "$NODROP" model -S 400G -P gen5x16 -M 4096 --mem host -s 64K
+echo "$out" | grep -q "^    wire  *392.06  *392.06 " && echo "$out" | grep -q "^    pcie_nic " &&
+	ok "model: the wire term of 400G at MTU 4096 (392.06 Gb/s)" || bad "model text: $out"
+expect 0 "model -j: collectives" "$NODROP" model -j -S 400G -P gen5x16 --gpu-pcie gen5x16 \
+	--path PIX --mem gpudirect --nodes 8 --collective all-reduce --algo ring -s 1M
+echo "$out" | jq -e '.models[0].mem == "gpudirect" and (.models[0].terms | map(.term) | index("pcie_gpu")) and
+	(.collectives[0] | .collective == "all-reduce" and .algo == "ring" and
+	 ((.busbw_gbs / .algbw_gbs) - 1.75 | fabs) < 1e-9 and .inter_steps == 14) and
+	.collectives[0].nic_gbps == ([.models[0].tx_gbps, .models[0].rx_gbps] | min)' >/dev/null &&
+	ok "model -j: terms, ring all-reduce busbw = 1.75 x algbw over 8 nodes" || bad "model -j: $out"
+expect 0 "model: all collectives side by side" "$NODROP" model -j -S 100G -P gen4x16 \
+	--gpu-pcie gen4x16 --path SYS --mem-bw 100 --copy-rate 8 --nodes 4 --gpus 2 --intra-bw 300
+echo "$out" | jq -e '[.collectives[] | select(.mem != "gpudirect") | .vs_gpudirect] | length > 0 and all(. >= 1)' \
+	>/dev/null && ok "model: staged and TCP-like are never faster than GPUDirect" || bad "model sbs: $out"
+FX=$(dirname "$0")/fixtures
+NODROP_SYSROOT=$FX/doctor-cross-socket expect 0 "model on a fixture host (PIX)" "$NODROP" model -j --mem gpudirect
+pix=$(echo "$out" | jq -r '.models[0].tx_gbps')
+NODROP_SYSROOT=$FX/doctor-cross-socket expect 0 "model on a fixture host (SYS)" "$NODROP" model -j \
+	--mem gpudirect --gpu 0000:17:00.0
+echo "$out" | jq -e --argjson pix "$pix" '.inputs.path == "SYS" and .models[0].tx_limit == "socket_link" and
+	.models[0].tx_gbps < $pix' >/dev/null && ok "model: SYS is bound by the socket link, below PIX ($pix)" ||
+	bad "model SYS: $out"
+NODROP_SYSROOT=$FX/doctor-cross-socket expect 2 "model: a GPU that is not there" "$NODROP" model --gpu 0000:99:00.0
+echo "$err" | grep -q "no GPU 0000:99:00.0" && ok "model: the missing GPU named" || bad "$err"
+empty=$(mktemp -d)
+NODROP_SYSROOT=$empty expect 2 "model: no RDMA device, no speed" "$NODROP" model
+echo "$err" | grep -q "give the port's speed" && ok "model: says to give the speed" || bad "$err"
+rmdir "$empty"
+expect 2 "model: an MTU that is no IB MTU" "$NODROP" model -S 100G -M 1500
+echo "$err" | grep -q "1500" && ok "model: the MTU named" || bad "$err"
+expect 2 "model: a PCIe link it cannot parse" "$NODROP" model -S 100G -P gen9x16
+echo "$err" | grep -q -- "--pcie 'gen9x16'" && ok "model: --pcie named" || bad "$err"
+expect 2 "model: a tree all-gather" "$NODROP" model -S 100G --collective all-gather --algo tree
+echo "$err" | grep -q "all-reduce only" && ok "model: trees are for all-reduce" || bad "$err"
+scen=$(dirname "$0")/../profiles/scenarios/incast-8.yaml
+"$NODROP" sim -j "$scen" >/tmp/nd-cli-sim.$$ 2>/dev/null
+expect 0 "model --sim" "$NODROP" model -j -S 100G --mem host --nodes 8 --collective all-to-all \
+	--sim /tmp/nd-cli-sim.$$
+mean=$(jq '[.flows[].gbps] | add / length' /tmp/nd-cli-sim.$$)
+echo "$out" | jq -e --argjson m "$mean" '.collectives[0].nic_gbps - $m | fabs < 1e-9' >/dev/null &&
+	ok "model --sim: each NIC at the sim's mean flow ($mean Gb/s)" || bad "model --sim: $out"
+echo '{"kind":"sim"}' >/tmp/nd-cli-sim.$$
+expect 2 "model --sim: not a report" "$NODROP" model -S 100G --nodes 2 --sim /tmp/nd-cli-sim.$$
+echo "$err" | grep -q "no \"flows\" array" && ok "model --sim: says what is missing" || bad "$err"
+rm -f /tmp/nd-cli-sim.$$
+
 # every command in `nodrop --help` has its man page, listed in nodrop(8), and every option in a
 # command's --help is in its man page and the other way round
 expect 0 "--help lists commands" "$NODROP" --help

@@ -42,7 +42,7 @@ static const struct nd_opt model_opts[] = {
 	{ "dev", 'd', "DEV[:PORT]", "RDMA device to read (default: the first in sysfs)" },
 	{ "mem", 'm', "MEM", "host, gpudirect, staged, tcp or all (default all)" },
 	{ "size", 's', "BYTES", "message size, e.g. 4096, 64K, 1M (default 64K)" },
-	{ "op", 'o', "OP", "write, write_imm, send or read (default write)" },
+	{ "op", 'o', "OP", "write, write-imm, send or read (default write)" },
 	{ "speed", 'S', "SPEED", "the port's data rate, e.g. 400G (default: read from DEV)" },
 	{ "fabric", OPT_FABRIC, "FABRIC", "roce or ib (default: DEV's link layer, else roce)" },
 	{ "mtu", 'M', "BYTES", "RDMA MTU 256..4096 (default: from DEV's netdev, else 4096)" },
@@ -432,7 +432,7 @@ static void print_model(enum nd_model_mem mem, const struct nd_model *m)
 	pr_float(PR_ANY, "latency_us", "; one message %.2f us one way\n", m->latency_ns / 1000);
 	pr_text("    %-16s%9s%9s  %s\n", "term", "send", "receive", "Gb/s of payload");
 	print_terms("terms", m->bw, m->n_bw, true);
-	pr_text("    %-16s%12s\n", "latency", "");
+	pr_text("    latency\n");
 	print_terms("latency_terms", m->lat, m->n_lat, false);
 	pr_open_array("notes");
 	for (i = 0; i < m->n_notes; i++)
@@ -442,7 +442,7 @@ static void print_model(enum nd_model_mem mem, const struct nd_model *m)
 }
 
 static void print_coll(enum nd_model_mem mem, enum nd_coll c, enum nd_coll_algo algo,
-		       const struct nd_coll_result *r, double base_us)
+		       const struct nd_coll_result *r, double nic_gbps, double base_us)
 {
 	pr_open_object(NULL);
 	pr_string(PR_ANY, "mem", "  %-10s", nd_model_mem_name(mem));
@@ -451,6 +451,7 @@ static void print_coll(enum nd_model_mem mem, enum nd_coll c, enum nd_coll_algo 
 	pr_float(PR_ANY, "time_us", " %12.1f us", r->time_us);
 	pr_float(PR_ANY, "algbw_gbs", " algbw %8.2f", r->algbw_gbs);
 	pr_float(PR_ANY, "busbw_gbs", " busbw %8.2f GB/s", r->busbw_gbs);
+	pr_float(PR_JSON, "nic_gbps", NULL, nic_gbps);
 	pr_float(PR_JSON, "bw_us", NULL, r->bw_us);
 	pr_float(PR_JSON, "lat_us", NULL, r->lat_us);
 	pr_float(PR_JSON, "factor", NULL, r->factor);
@@ -487,8 +488,9 @@ static int collectives(struct model_args *a, const struct nd_model *models, cons
 			if (a->coll >= 0 && c != a->coll)
 				continue;
 			for (algo = 0; algo < ND_ALGO_COUNT; algo++) {
+				/* trees are all-reduce's: skipped for "all", refused when asked */
 				if ((a->algo >= 0 && algo != a->algo) ||
-				    (algo == ND_ALGO_TREE && c != ND_COLL_ALLREDUCE))
+				    (a->algo < 0 && algo == ND_ALGO_TREE && c != ND_COLL_ALLREDUCE))
 					continue;
 				a->c.coll = (enum nd_coll)c;
 				a->c.algo = (enum nd_coll_algo)algo;
@@ -497,7 +499,8 @@ static int collectives(struct model_args *a, const struct nd_model *models, cons
 					return ret;
 				if (m == ND_MM_GPUDIRECT)
 					base[c][algo] = r.time_us;
-				print_coll(m, c, algo, &r, m == ND_MM_GPUDIRECT ? 0 : base[c][algo]);
+				print_coll(m, c, algo, &r, a->c.nic_gbps,
+					   m == ND_MM_GPUDIRECT ? 0 : base[c][algo]);
 			}
 		}
 	}

@@ -127,7 +127,8 @@ static int cuDeviceGetAttribute(int *v, int attr, int d)
 {
 	if (!valid_device(d))
 		return INVALID_DEVICE;
-	*v = attr == ATTR_DMA_BUF ? st.dmabuf : 0;
+	/* CU_DEVICE_ATTRIBUTE_PCI_BUS_ID (33): device d is 0000:(19 + d):00.0, as by bus id */
+	*v = attr == ATTR_DMA_BUF ? st.dmabuf : attr == 33 ? 0x19 + d : 0;
 	return OK;
 }
 

@@ -81,6 +81,7 @@ START_TEST(fake_alloc_and_copy)
 	ck_assert_ptr_null(m.host);
 	ck_assert_uint_eq(m.size, 128u << 10);	/* whole 64 KiB GPU pages */
 	ck_assert_str_eq(m.desc, "cuda:0 auto");
+	ck_assert_str_eq(m.gpu_bdf, "0000:19:00.0");	/* from the driver's PCI attributes */
 	for (i = 0; i < sizeof(a); i++)
 		a[i] = (uint8_t)(i * 13 + 5);
 	ck_assert_int_eq(nd_mem_put(&m, m.size - sizeof(a), a, sizeof(a)), 0);
@@ -101,6 +102,7 @@ START_TEST(fake_by_bus_id)
 	use_fake("FAKECUDA_DEVICES", "2");
 	open_mem(&m, "cuda:0000:1a:00.0,staged", 1 << 20);
 	ck_assert_str_eq(m.desc, "cuda:0000:1a:00.0 staged");
+	ck_assert_str_eq(m.gpu_bdf, "0000:1a:00.0");
 	nd_mem_close(&m);
 	assert_all_returned();
 }

@@ -132,6 +132,66 @@ START_TEST(report_numbers)
 }
 END_TEST
 
+/*
+ * The incast's flows share the receiver's ceiling: rank 0 receives at most 20 Gb/s, the senders
+ * send 100 each; each flow's ceiling is 20 / 2 = 10, set by rank 0 receiving. Flow 1 runs at
+ * 8 Gb/s (80 %), flow 2 at 4 (40 %). --expect 50 finds flow 2 only; 30 none; 90 both, the
+ * slowest named with the term.
+ */
+START_TEST(flows_against_their_ceilings)
+{
+	const struct nd_run_report *rep;
+	char why[512];
+	uint32_t i;
+
+	fx.flows[2].bytes = 500000000;
+	for (i = 0; i < N; i++) {
+		fx.res[i].info.ceiling_tx_gbps = i ? 100 : 50;
+		fx.res[i].info.ceiling_rx_gbps = i ? 100 : 20;
+		snprintf(fx.res[i].info.limit_rx, sizeof(fx.res[i].info.limit_rx),
+			 "wire: 25 Gb/s RoCE v2");
+	}
+	report();
+	rep = fx.r.report;
+	ck_assert_double_eq_tol(rep->flows[0].ceiling_gbps, 10, 1e-9);
+	ck_assert_double_eq_tol(rep->flows[1].ceiling_gbps, 10, 1e-9);
+	ck_assert_ptr_nonnull(strstr(rep->flows[0].limit, "rank 0 receiving, shared by its flows"));
+	ck_assert_ptr_nonnull(strstr(rep->flows[0].limit, "wire: 25 Gb/s"));
+	ck_assert_uint_eq(nd_stress_slow(&fx.r, 50, why, sizeof(why)), 1);
+	ck_assert_ptr_nonnull(strstr(why, "rank 2 -> rank 0"));
+	ck_assert_ptr_nonnull(strstr(why, "(40.0%)"));
+	ck_assert_uint_eq(nd_stress_slow(&fx.r, 30, why, sizeof(why)), 0);
+	ck_assert_str_eq(why, "");
+	ck_assert_uint_eq(nd_stress_slow(&fx.r, 90, why, sizeof(why)), 2);
+	ck_assert_ptr_nonnull(strstr(why, "2 flows below 90%"));
+	ck_assert_ptr_nonnull(strstr(why, "slowest rank 2 -> rank 0"));
+	ck_assert_ptr_nonnull(strstr(why, "wire: 25 Gb/s"));
+}
+END_TEST
+
+/* A side without a model (rate unknown) leaves the flow unjudged; a sender's own limit. */
+START_TEST(flows_without_a_ceiling)
+{
+	const struct nd_run_report *rep;
+
+	fx.res[0].info.ceiling_rx_gbps = 0;
+	fx.res[1].info.ceiling_tx_gbps = 1;
+	fx.res[2].info.ceiling_tx_gbps = 1;
+	report();
+	rep = fx.r.report;
+	ck_assert_double_eq(rep->flows[0].ceiling_gbps, 0);
+	ck_assert_uint_eq(nd_stress_slow(&fx.r, 99, NULL, 0), 0);
+	nd_stress_result_free(&fx.r);
+	ck_assert_int_eq(nd_gen_result_alloc(&fx.r), 0);
+	fx.res[0].info.ceiling_rx_gbps = 1000;
+	snprintf(fx.res[1].info.limit_tx, sizeof(fx.res[1].info.limit_tx), "pcie_nic: Gen1 x1");
+	report();
+	rep = fx.r.report;
+	ck_assert_double_eq_tol(rep->flows[0].ceiling_gbps, 1, 1e-9);
+	ck_assert_str_eq(rep->flows[0].limit, "rank 1 sending, pcie_nic: Gen1 x1");
+}
+END_TEST
+
 START_TEST(report_margins)
 {
 	const struct nd_stress_step *st;
@@ -303,6 +363,8 @@ Suite *suite_gen_verdict(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, lossless_with_evidence);
 	tcase_add_test(tc, report_numbers);
+	tcase_add_test(tc, flows_against_their_ceilings);
+	tcase_add_test(tc, flows_without_a_ceiling);
 	tcase_add_test(tc, report_margins);
 	tcase_add_test(tc, lossy_names_counters);
 	tcase_add_test(tc, shared_port_counts_once);

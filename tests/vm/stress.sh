@@ -22,14 +22,15 @@ COORD=127.0.0.1
 # run_job NAME NRANKS ARGS...: rank 0 listens (JSON in $OUT/NAME.json), the others join in
 # the background; every rank's exit status lands in $OUT/NAME.rcN.
 run_job() {
-	local name=$1 n=$2 port=$((18500 + RANDOM % 1000)) i
+	local name=$1 n=$2 port=$((18500 + RANDOM % 1000)) i fmt=(-j)
 	shift 2
+	[[ $name == *-text ]] && fmt=()		# a NAME ending in -text: rank 0 writes text
 	for ((i = 1; i < n; i++)); do
 		(timeout 120 "$ND" stress -c "$COORD:$port" -k "$name" -d rxe0 "$@" \
 			>"$OUT/$name.out$i" 2>&1
 		 echo $? >"$OUT/$name.rc$i") &
 	done
-	timeout 120 "$ND" stress -l -c "$COORD:$port" -N "$n" -k "$name" -d rxe0 -j \
+	timeout 120 "$ND" stress -l -c "$COORD:$port" -N "$n" -k "$name" -d rxe0 "${fmt[@]}" \
 		--junit "$OUT/$name.xml" "$@" >"$OUT/$name.json" 2>"$OUT/$name.err"
 	echo $? >"$OUT/$name.rc0"
 	wait
@@ -79,6 +80,48 @@ pair_report() {
 		.completion.count > 0 and .cpu_s_per_gb > 0 and .nranks == 2 and
 		.connect == "rdma_cm" and (.ranks | length) == 2 and .ranks[1].pacing == "software" and
 		.tos == 106'
+}
+
+# The datapath model's ceiling for each flow: soft-RoCE on veth0 has the virtual NIC's rate
+# (veth says 10000 Mb/s) and no PCIe link; 64 KiB WRITE_IMM at RDMA MTU 1024 (veth's 1500 less
+# RoCE's 96 bytes): 10 x 65536 / (65536 + 64 x 82 + 16) = 9.2565 Gb/s. Both ends have the same
+# ceiling; the sender's is named.
+pair_ceiling() {
+	jq_true pair '(.flows[0].ceiling_gbps - 9.2565 | fabs) < 0.001 and
+		(.flows[0].ceiling_pct - 100 * .flows[0].gbps / .flows[0].ceiling_gbps | fabs) < 1e-6 and
+		(.flows[0].limit | test("rank 1 sending, wire: 10 Gb/s RoCE v2, MTU 1024")) and
+		all(.ranks[]; .ceiling_tx_gbps > 9 and (.limit_rx | startswith("wire")))'
+}
+
+# --expect: lossless at 0.1 Gb/s is slow against 9.2 Gb/s (rank 0 exits 1, the finding names
+# the wire term); a low enough expectation passes; the text says the same.
+expect_slow() {
+	run_job slow 2 -s 64K -D 2 --rate 0.1 --qp-timeout 21 --expect 90% &&
+		[ "$(cat "$OUT/slow.rc0")" = 1 ] && [ "$(cat "$OUT/slow.rc1")" = 0 ] &&
+		jq_true slow '.verdict == "lossless" and .expect.pct == 90 and
+			.expect.slow_flows == 1 and (.expect.finding | test("bound by rank 1 sending, wire"))' &&
+		run_job fine 2 -s 64K -D 2 --rate 0.1 --qp-timeout 21 --expect 0.1% && all_rc fine 2 0 &&
+		jq_true fine '.expect.slow_flows == 0 and .expect.finding == null' &&
+		run_job slow-text 2 -s 64K -D 2 --rate 0.1 --qp-timeout 21 --expect 50 || return 1
+	if [ "$(cat "$OUT/slow-text.rc0")" != 1 ] ||
+	   ! grep -q "datapath ceiling: flows at [0-9.]*-[0-9.]* % of it" "$OUT/slow-text.json" ||
+	   ! grep -q "finding: SLOW: 1 flow below 50% of the datapath ceiling" "$OUT/slow-text.json"
+	then
+		cat "$OUT/slow-text.json" "$OUT/slow-text.err" >&2
+		return 1
+	fi
+}
+
+# nodrop model on the guest's soft-RoCE port: the rate is veth0's, no PCIe term, and it says so.
+model_rxe() {
+	local j
+	j=$("$ND" model -j -d rxe0 --mem host) || { nd_vm_err "model on rxe0 failed: $j"; return 1; }
+	echo "$j" | jq -e '.inputs.rate_from == "veth0 speed 10000 Mb/s" and
+		.inputs.mtu == 1024 and .models[0].tx_limit == "wire" and
+		(.models[0].terms | map(.term) | index("pcie_nic") | not) and
+		any(.models[0].notes[]; test("pcie_nic: the PCIe link is unknown"))' >/dev/null && return
+	nd_vm_err "model on rxe0: $j"
+	return 1
 }
 
 # Big messages on several QPs at a rate that fills no 64-message signal window in the run:
@@ -158,9 +201,14 @@ incast() {
 		all_rc incast 4 0
 }
 
+# ... and the three senders share the receiver's ceiling: a third each, rank 0 receiving.
+# shellcheck disable=SC2016 # $c is jq's
 incast_report() {
 	jq_true incast '(.flows | length) == 3 and all(.flows[]; .bytes > 0) and .jain > 0.8 and
-		(.ranks | length) == 4 and all(.ranks[]; .dev == "rxe0" and .ifname == "veth0")'
+		(.ranks | length) == 4 and all(.ranks[]; .dev == "rxe0" and .ifname == "veth0") and
+		.ranks[0].ceiling_rx_gbps as $c | $c > 9 and
+		all(.flows[]; (.ceiling_gbps - $c / 3 | fabs) < 1e-9 and
+		    (.limit | startswith("rank 0 receiving, shared by its flows; wire")))'
 }
 
 # Every rank under mpirun, MPI collectives instead of the coordinator.
@@ -288,6 +336,9 @@ nd_vm_check "pair through the coordinator, validated" pair
 nd_vm_check "pair: LOSSLESS with counter evidence" lossless_evidence pair
 nd_vm_check "pair: flows, series, size row, probes, CPU cost in the report" pair_report
 nd_vm_check "pair: JUnit written" junit_written
+nd_vm_check "pair: the flow against its datapath ceiling (veth0's 10 Gb/s wire)" pair_ceiling
+nd_vm_check "--expect: lossless but slow is a finding naming the term, exit 1" expect_slow
+nd_vm_check "nodrop model on rxe0: the virtual NIC's rate, no PCIe term, said" model_rxe
 nd_vm_check "3:1 incast, four processes, validated" incast
 nd_vm_check "incast: LOSSLESS with counter evidence" lossless_evidence incast
 nd_vm_check "incast: three flows, fair shares, every rank on rxe0" incast_report
