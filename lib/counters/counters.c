@@ -6,8 +6,6 @@
  * transport, traffic, InfiniBand.
  */
 #include <errno.h>
-#include <pthread.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -154,44 +152,14 @@ const struct nd_counter_info *nd_counter_infos(size_t *n)
 	return infos;
 }
 
-/*
- * The table in name order, for a binary search: every map rule looks its name up, and a walk of
- * the display-ordered table was a fifth of a one-shot `counters` process.
- */
-static uint8_t by_name[ND_ARRAY_SIZE(infos) - 1];
-static pthread_once_t by_name_once = PTHREAD_ONCE_INIT;
-
-static int by_name_cmp(const void *a, const void *b)
-{
-	return strcmp(infos[*(const uint8_t *)a].name, infos[*(const uint8_t *)b].name);
-}
-
-static void by_name_sort(void)
+const struct nd_counter_info *nd_counter_info(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < ND_ARRAY_SIZE(by_name); i++)
-		by_name[i] = (uint8_t)i;
-	qsort(by_name, ND_ARRAY_SIZE(by_name), sizeof(by_name[0]), by_name_cmp);
-}
-
-const struct nd_counter_info *nd_counter_info(const char *name)
-{
-	size_t lo = 0, hi = ND_ARRAY_SIZE(by_name);
-
-	_Static_assert(ND_ARRAY_SIZE(infos) - 1 <= UINT8_MAX + 1, "by_name holds uint8_t");
-	pthread_once(&by_name_once, by_name_sort);
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = strcmp(name, infos[by_name[mid]].name);
-
-		if (!c)
-			return &infos[by_name[mid]];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
+	/* the first letter first: most names differ there, and a call costs more than a load */
+	for (i = 0; infos[i].name; i++)
+		if (infos[i].name[0] == name[0] && !strcmp(infos[i].name, name))
+			return &infos[i];
 	return NULL;
 }
 

@@ -46,6 +46,8 @@ struct nd_ctr_map {
 	bool any;			/* drivers holds "*" */
 	struct nd_ctr_rule *rules;
 	size_t n_rules;
+	char *text;			/* lazily opened: the rules' text, until a port selects it */
+	unsigned long base;		/* order of line 0 (its place among the maps) */
 };
 
 struct nd_ctr_maps {
@@ -58,6 +60,11 @@ int nd_ctr_map_parse(struct nd_ctr_maps *maps, const char *file, const char *tex
 		     struct nd_err *e);
 /* Load every *.map file of @dir in name order. A directory with no map is an error. */
 int nd_ctr_maps_load(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e);
+/*
+ * The same, but only each map's drivers and ibdevs lines are read now; its rules are parsed
+ * when nd_ctr_select() first picks it, so a command pays for the maps of the ports it reads.
+ */
+int nd_ctr_maps_open(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e);
 void nd_ctr_maps_free(struct nd_ctr_maps *maps);
 /* Where maps are read when nobody says: env, the source tree next to the binary, DATADIR. */
 const char *nd_ctr_maps_dir(char *buf, size_t len);
@@ -72,8 +79,8 @@ struct nd_ctr_sel {
  * Select by the port's driver names (netdev driver, RDMA device's parent driver; NULL or ""
  * entries are skipped) and its RDMA device name (may be NULL).
  */
-void nd_ctr_select(const struct nd_ctr_maps *maps, const char *const *drivers, size_t n_drivers,
-		   const char *ibdev, struct nd_ctr_sel *sel);
+int nd_ctr_select(struct nd_ctr_maps *maps, const char *const *drivers, size_t n_drivers,
+		  const char *ibdev, struct nd_ctr_sel *sel, struct nd_err *e);
 /* The rule that maps @raw from @src, NULL when none does; *@prio is its priority or -1. */
 const struct nd_ctr_rule *nd_ctr_lookup(const struct nd_ctr_sel *sel, enum nd_ctr_source src,
 					const char *raw, int *prio);

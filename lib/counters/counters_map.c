@@ -29,6 +29,7 @@ struct parse {
 	const char *file;
 	unsigned int line;
 	struct nd_err *e;
+	bool headers, rules;	/* which lines to take: a lazy open reads headers now, rules later */
 };
 
 static int perr(struct parse *p, const char *fmt, const char *a, const char *b)
@@ -226,8 +227,8 @@ static int parse_line(struct parse *p, char *line)
 	if (!nf)
 		return 0;
 	if (!strcmp(f[0], "drivers") || !strcmp(f[0], "ibdevs"))
-		return header(p, f, nf);
-	return rule(p, f, nf);
+		return p->headers ? header(p, f, nf) : 0;
+	return p->rules ? rule(p, f, nf) : 0;
 }
 
 static void map_free(struct nd_ctr_map *m)
@@ -241,55 +242,117 @@ static void map_free(struct nd_ctr_map *m)
 	free(m->drivers);
 	free(m->ibdevs);
 	free(m->rules);
+	free(m->text);
 	memset(m, 0, sizeof(*m));
 }
 
-int nd_ctr_map_parse(struct nd_ctr_maps *maps, const char *file, const char *text,
-		     struct nd_err *e)
+/* Does the line start (after blanks) with the word drivers or ibdevs? */
+static bool header_line(const char *s, size_t len)
 {
-	struct nd_ctr_map m = { 0 };
-	struct parse p = { .map = &m, .base = (maps->n + 1) * MAP_ORDER_STRIDE, .file = file,
-			   .e = e };
-	struct nd_ctr_map *slot;
+	const char *end = s + len;
+	size_t n;
+
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	n = (size_t)(end - s);
+	if (n > 7 && !strncmp(s, "drivers", 7))
+		return s[7] == ' ' || s[7] == '\t';
+	if (n > 6 && !strncmp(s, "ibdevs", 6))
+		return s[6] == ' ' || s[6] == '\t';
+	/* "drivers" alone: the full parse says it needs a name */
+	return (n == 7 && !strncmp(s, "drivers", 7)) || (n == 6 && !strncmp(s, "ibdevs", 6)) ||
+	       ((n == 8 || n == 7) && s[n - 1] == '\r' && (!strncmp(s, "drivers", 7) ||
+							     !strncmp(s, "ibdevs", 6)));
+}
+
+/* The lines of @text that @p takes; then what a map must have of them. */
+static int parse_text(struct parse *p, const char *text)
+{
 	char line[MAP_LINE_MAX + 2];
 	const char *s = text;
 	int ret = 0;
 
-	nd_strlcpy(m.file, file, sizeof(m.file));
 	while (*s && !ret) {
-		size_t len = strcspn(s, "\n");
+		const char *nl = strchr(s, '\n');
+		size_t len = nl ? (size_t)(nl - s) : strlen(s);
 
-		p.line++;
-		if (p.line >= MAP_ORDER_STRIDE || len > MAP_LINE_MAX) {
-			ret = perr(&p, p.line >= MAP_ORDER_STRIDE ? "too many lines" :
-					"line longer than 1024 characters", NULL, NULL);
-			break;
+		p->line++;
+		/* a lazy open reads the drivers and ibdevs lines only: the rest is skipped whole */
+		if (!p->rules && !header_line(s, len)) {
+			s += len + (s[len] == '\n');
+			continue;
 		}
+		if (p->line >= MAP_ORDER_STRIDE || len > MAP_LINE_MAX)
+			return perr(p, p->line >= MAP_ORDER_STRIDE ? "too many lines" :
+				    "line longer than 1024 characters", NULL, NULL);
 		memcpy(line, s, len);
 		line[len] = '\0';
-		ret = parse_line(&p, line);
+		ret = parse_line(p, line);
 		s += len + (s[len] == '\n');
 	}
-	if (!ret && !m.n_drivers && !m.n_ibdevs) {
-		p.line = 1;
-		ret = perr(&p, "no 'drivers' or 'ibdevs' line: the map would apply to no port",
+	if (!ret && p->headers && !p->map->n_drivers && !p->map->n_ibdevs) {
+		p->line = 1;
+		ret = perr(p, "no 'drivers' or 'ibdevs' line: the map would apply to no port",
 			   NULL, NULL);
 	}
-	if (!ret && !m.n_rules) {
-		p.line = 1;
-		ret = perr(&p, "no rule", NULL, NULL);
+	if (!ret && p->rules && !p->map->n_rules) {
+		p->line = 1;
+		ret = perr(p, "no rule", NULL, NULL);
 	}
+	return ret;
+}
+
+/* A lazily opened map's rules, parsed once, when a port first selects it. */
+static int map_rules(struct nd_ctr_map *m, struct nd_err *e)
+{
+	struct parse p = { .map = m, .base = m->base, .file = m->file, .e = e, .rules = true };
+	int ret;
+
+	if (!m->text)
+		return 0;
+	ret = parse_text(&p, m->text);
+	if (ret) {
+		free(m->rules);
+		m->rules = NULL;
+		m->n_rules = 0;
+		return ret;
+	}
+	free(m->text);
+	m->text = NULL;
+	return 0;
+}
+
+/* @text becomes the map's (lazy) or is only read (all now). */
+static int map_add(struct nd_ctr_maps *maps, const char *file, char *text, bool lazy,
+		   struct nd_err *e)
+{
+	struct nd_ctr_map m = { .base = (maps->n + 1) * MAP_ORDER_STRIDE };
+	struct parse p = { .map = &m, .base = m.base, .file = file, .e = e, .headers = true,
+			   .rules = !lazy };
+	struct nd_ctr_map *slot;
+	int ret;
+
+	nd_strlcpy(m.file, file, sizeof(m.file));
+	ret = parse_text(&p, text);
 	if (!ret) {
 		slot = nd_push((void **)&maps->v, &maps->n, sizeof(*slot));
 		if (!slot)
 			ret = nd_err_set(e, -ENOMEM, "out of memory reading %s", file);
 		else {
+			if (lazy)
+				m.text = text;
 			*slot = m;
 			return 0;
 		}
 	}
 	map_free(&m);
 	return ret;
+}
+
+int nd_ctr_map_parse(struct nd_ctr_maps *maps, const char *file, const char *text,
+		     struct nd_err *e)
+{
+	return map_add(maps, file, (char *)text, false, e);
 }
 
 static int read_file(const char *path, char **out, struct nd_err *e)
@@ -344,7 +407,7 @@ static int list_maps(const char *dir, char ***names, size_t *n, struct nd_err *e
 	return ret;
 }
 
-int nd_ctr_maps_load(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e)
+static int maps_read(struct nd_ctr_maps *maps, const char *dir, bool lazy, struct nd_err *e)
 {
 	char path[PATH_MAX], **names;
 	size_t n, i;
@@ -354,13 +417,15 @@ int nd_ctr_maps_load(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e
 	ret = list_maps(dir, &names, &n, e);
 	for (i = 0; i < n && !ret; i++) {
 		char *text = NULL;
+		size_t had = maps->n;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		ret = read_file(path, &text, e);
-		if (!ret) {
-			ret = nd_ctr_map_parse(maps, path, text, e);
+		if (!ret)
+			ret = map_add(maps, path, text, lazy, e);
+		/* a lazy map keeps its text; every other path frees it */
+		if (!lazy || ret || maps->n == had)
 			free(text);
-		}
 	}
 	if (!ret && !maps->n)
 		ret = nd_err_set(e, -ENOENT, "no counter map (*.map) in %s; set "
@@ -372,6 +437,16 @@ int nd_ctr_maps_load(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e
 	if (ret)
 		nd_ctr_maps_free(maps);
 	return ret;
+}
+
+int nd_ctr_maps_load(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e)
+{
+	return maps_read(maps, dir, false, e);
+}
+
+int nd_ctr_maps_open(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e)
+{
+	return maps_read(maps, dir, true, e);
 }
 
 void nd_ctr_maps_free(struct nd_ctr_maps *maps)
@@ -436,11 +511,11 @@ static bool map_applies(const struct nd_ctr_map *m, const char *const *drivers, 
 	return false;
 }
 
-void nd_ctr_select(const struct nd_ctr_maps *maps, const char *const *drivers, size_t n_drivers,
-		   const char *ibdev, struct nd_ctr_sel *sel)
+int nd_ctr_select(struct nd_ctr_maps *maps, const char *const *drivers, size_t n_drivers,
+		  const char *ibdev, struct nd_ctr_sel *sel, struct nd_err *e)
 {
 	size_t i;
-	int pass;
+	int pass, ret;
 
 	/* whole, so two selections compare with memcmp */
 	memset(sel, 0, sizeof(*sel));
@@ -449,8 +524,13 @@ void nd_ctr_select(const struct nd_ctr_maps *maps, const char *const *drivers, s
 		for (i = 0; i < maps->n && sel->n < ND_CTR_SEL_MAX; i++)
 			if (pass ? maps->v[i].any :
 				   !maps->v[i].any && map_applies(&maps->v[i], drivers, n_drivers,
-								   ibdev))
+								   ibdev)) {
+				ret = map_rules(&maps->v[i], e);
+				if (ret)
+					return ret;
 				sel->map[sel->n++] = &maps->v[i];
+			}
+	return 0;
 }
 
 static bool matches(const struct nd_ctr_rule *r, const char *raw, int *prio)

@@ -151,7 +151,8 @@ int nd_sampler_new(struct nd_sampler **out, const char *maps, struct nd_err *e)
 	if (!s)
 		return nd_err_set(e, -ENOMEM, "out of memory");
 	s->fd = -1;
-	ret = nd_ctr_maps_load(&s->maps, maps ? maps : nd_ctr_maps_dir(dir, sizeof(dir)), e);
+	/* only the maps of the ports sampled get their rules parsed (nd_ctr_select) */
+	ret = nd_ctr_maps_open(&s->maps, maps ? maps : nd_ctr_maps_dir(dir, sizeof(dir)), e);
 	if (ret) {
 		free(s);
 		/* a missing or broken map is bad input, whatever errno the file system gave */
@@ -532,7 +533,13 @@ static int sample_full(struct nd_sampler *s, struct port_state *p, struct nd_sam
 		p->rdma_driver[0] = '\0';
 	drivers[0] = p->driver;
 	drivers[1] = p->rdma_driver;
-	nd_ctr_select(&s->maps, drivers, 2, p->have_rdma ? p->ibdev : NULL, &sel);
+	ret = nd_ctr_select(&s->maps, drivers, 2, p->have_rdma ? p->ibdev : NULL, &sel, e);
+	if (ret) {
+		/* a broken map is bad input, as when all were read at the start */
+		if (ret != -ENOMEM && e)
+			e->code = -EINVAL;
+		return ret == -ENOMEM ? ret : -EINVAL;
+	}
 	if (memcmp(&sel, &p->sel, sizeof(sel))) {
 		p->sel = sel;
 		p->pause_rc.n = 0;

@@ -213,6 +213,51 @@ START_TEST(maps_dir_errors)
 }
 END_TEST
 
+/*
+ * A lazy open reads each map's drivers line only; a map's rules are parsed when a port first
+ * selects it, with the same errors, and never for a port it does not apply to. A map with no
+ * drivers or ibdevs line is refused at open, as by a full load.
+ */
+START_TEST(maps_open_lazily)
+{
+	static const char *const x[] = { "x" }, *const y[] = { "y" };
+	char dir[] = "/tmp/nd-maps-XXXXXX", a[PATH_MAX], b[PATH_MAX];
+	struct nd_ctr_maps maps;
+	struct nd_ctr_sel sel;
+	struct nd_err e = { 0 };
+	int prio;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a.map", dir);
+	write_file(a, "drivers x\nethtool a rx_nobuf_discards 64\n");
+	snprintf(b, sizeof(b), "%s/b.map", dir);
+	write_file(b, "drivers y\n\nethtool b rx_byte 64\n");
+	ck_assert_int_eq(nd_ctr_maps_load(&maps, dir, &e), -EINVAL);
+	ck_assert_msg(!nd_ctr_maps_open(&maps, dir, &e), "%s", e.msg);
+	ck_assert_uint_eq(maps.n, 2);
+	ck_assert_uint_eq(maps.v[0].n_rules + maps.v[1].n_rules, 0);
+	ck_assert_int_eq(nd_ctr_select(&maps, x, 1, NULL, &sel, &e), 0);
+	ck_assert_uint_eq(sel.n, 1);
+	ck_assert_uint_eq(maps.v[0].n_rules, 1);
+	ck_assert_ptr_null(maps.v[0].text);
+	ck_assert_ptr_nonnull(maps.v[1].text);		/* y's map: not needed, not parsed */
+	ck_assert_ptr_nonnull(nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "a", &prio));
+	ck_assert_int_eq(nd_ctr_select(&maps, y, 1, NULL, &sel, &e), -EINVAL);
+	ck_assert_str_eq(strstr(e.msg, "/b.map:"), "/b.map:3: unknown canonical counter 'rx_byte' "
+			 "(nodrop-counters(8) lists them)");
+	/* and again: a broken map stays broken, the same words */
+	ck_assert_int_eq(nd_ctr_select(&maps, y, 1, NULL, &sel, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "/b.map:3: unknown canonical counter"));
+	nd_ctr_maps_free(&maps);
+	write_file(b, "# nothing but rules\nethtool b rx_nobuf_discards 64\n");
+	ck_assert_int_eq(nd_ctr_maps_open(&maps, dir, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "/b.map:1: no 'drivers' or 'ibdevs' line"));
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(maps_dir_default)
 {
 	char buf[PATH_MAX];
@@ -262,8 +307,9 @@ static void free_shipped(void)
 static void select_for(const char *driver, const char *ibdev, struct nd_ctr_sel *sel)
 {
 	const char *drivers[1] = { driver };
+	struct nd_err e = { 0 };
 
-	nd_ctr_select(&shipped, drivers, 1, ibdev, sel);
+	ck_assert_msg(!nd_ctr_select(&shipped, drivers, 1, ibdev, sel, &e), "%s", e.msg);
 }
 
 static bool selected(const struct nd_ctr_sel *sel, const char *file)
@@ -674,6 +720,7 @@ Suite *suite_counters(void)
 	tcase_add_loop_test(tc, map_format, 0, (int)(sizeof(map_cases) / sizeof(map_cases[0])));
 	tcase_add_test(tc, map_long_line);
 	tcase_add_test(tc, maps_dir_errors);
+	tcase_add_test(tc, maps_open_lazily);
 	tcase_add_test(tc, maps_dir_default);
 	tcase_add_test(tc, shipped_maps_load);
 	suite_add_tcase(s, tc);
