@@ -157,7 +157,8 @@ static int sample_all(struct nd_sampler *s, const struct devs *d, struct nd_samp
 			fprintf(stderr, "nodrop counters: %s\n", e.msg);
 			for (j = 0; j < i; j++)
 				nd_sample_free(&smp[j]);
-			return nd_cli_exit_code(ret == -ENODEV ? -ENODEV : -EIO);
+			/* no such port, or a broken map its driver needs: the user's to fix */
+			return nd_cli_exit_code(ret == -ENODEV || ret == -EINVAL ? ret : -EIO);
 		}
 	}
 	return 0;
