@@ -55,7 +55,7 @@ int nd_roce_reset(const char *ibdev, struct nd_err *e);
 #define ND_ROCE_HDR_BYTES 96
 #define ND_ROCE_HDR_TEXT "GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4"
 
-/* lint.c, shared with doctor: the IB MTU the kernel picks for a netdev MTU; 0 when none fits. */
+/* The IB MTU the kernel picks for a netdev MTU (lint, doctor, model); 0 when none fits. */
 unsigned int nd_roce_mtu_for(unsigned int netdev_mtu);
 
 /* An LLDP agent process that may own DCB (lint.c; doctor reports it too). */
@@ -92,6 +92,9 @@ void *nd_append(void **v, size_t *n, size_t *cap, size_t size);
  * capacity; returns it, or NULL (array untouched) when out of memory.
  */
 void *nd_push(void **v, size_t *n, size_t size);
+
+/* The index of @name in the @n names of a table (NULL entries skipped), or -EINVAL. */
+int nd_name_index(const char *const *names, size_t n, const char *name);
 
 /* Append a copy of @s to the string vector *@v of *@n; -ENOMEM (nothing counted) on failure. */
 int nd_strv_push(char ***v, size_t *n, const char *s);

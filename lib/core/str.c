@@ -76,6 +76,16 @@ void *nd_push(void **v, size_t *n, size_t size)
 	return resize(v, *n + 1, size) ? take(*v, n, size) : NULL;
 }
 
+int nd_name_index(const char *const *names, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && !strcmp(names[i], name))
+			return (int)i;
+	return -EINVAL;
+}
+
 int nd_strv_push(char ***v, size_t *n, const char *s)
 {
 	char **slot = nd_push((void **)v, n, sizeof(**v));

@@ -175,15 +175,12 @@ const char *nd_ctr_source_name(enum nd_ctr_source src)
 
 int nd_ctr_source_parse(const char *name, enum nd_ctr_source *src)
 {
-	unsigned int i;
+	int i = nd_name_index(source_names, ND_CTR_SOURCES, name);
 
-	for (i = 0; i < ND_CTR_SOURCES; i++) {
-		if (!strcmp(source_names[i], name)) {
-			*src = (enum nd_ctr_source)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (i < 0)
+		return i;
+	*src = (enum nd_ctr_source)i;
+	return 0;
 }
 
 void nd_sample_free(struct nd_sample *smp)

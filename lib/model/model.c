@@ -146,15 +146,12 @@ const char *nd_model_mem_name(enum nd_model_mem mem)
 
 int nd_model_mem_parse(const char *name, enum nd_model_mem *mem)
 {
-	unsigned int i;
+	int i = nd_name_index(mem_names, ND_MM_COUNT, name);
 
-	for (i = 0; i < ND_MM_COUNT; i++) {
-		if (!strcmp(name, mem_names[i])) {
-			*mem = (enum nd_model_mem)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (i < 0)
+		return i;
+	*mem = (enum nd_model_mem)i;
+	return 0;
 }
 
 const char *nd_model_fabric_name(enum nd_model_fabric fabric)
@@ -520,8 +517,8 @@ int nd_model_calc(const struct nd_model_params *p, struct nd_model *m, struct nd
 	memset(m, 0, sizeof(*m));
 	if (ret)
 		return ret;
-	if (p->mem != ND_MM_HOST && (p->path == ND_PATH_PHB || p->path == ND_PATH_NODE ||
-				     p->path == ND_PATH_SYS) && p->mem == ND_MM_GPUDIRECT)
+	if (p->mem == ND_MM_GPUDIRECT && (p->path == ND_PATH_PHB || p->path == ND_PATH_NODE ||
+					  p->path == ND_PATH_SYS))
 		note(m, "%s: NCCL leaves GPUDirect RDMA off beyond PXB by default "
 		     "(NCCL_NET_GDR_LEVEL)", nd_pci_path_name(p->path));
 	bw_terms(m, p);

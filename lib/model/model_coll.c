@@ -45,15 +45,12 @@ const char *nd_coll_name(enum nd_coll c)
 
 int nd_coll_parse(const char *name, enum nd_coll *c)
 {
-	unsigned int i;
+	int i = nd_name_index(coll_names, ND_COLL_COUNT, name);
 
-	for (i = 0; i < ND_COLL_COUNT; i++) {
-		if (!strcmp(name, coll_names[i])) {
-			*c = (enum nd_coll)i;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (i < 0)
+		return i;
+	*c = (enum nd_coll)i;
+	return 0;
 }
 
 const char *nd_coll_algo_name(enum nd_coll_algo a)

@@ -26,7 +26,6 @@
 #include "core/internal.h"
 
 #define MPS_ASSUMED 256
-#define IBOE_HDRS 96
 #define PCI_CAP_PTR 0x34
 #define PCI_STATUS 0x06
 #define PCI_STATUS_CAP_LIST 0x10
@@ -140,17 +139,6 @@ static int first_name(const char *name, void *data)
 	return 1;
 }
 
-/* The largest IB MTU that fits the netdev's MTU less RoCE's headers (iboe_get_mtu()). */
-static unsigned int iboe_mtu(unsigned long netdev_mtu)
-{
-	unsigned int m;
-
-	for (m = 4096; m >= 256; m /= 2)
-		if (netdev_mtu >= m + IBOE_HDRS)
-			return m;
-	return 0;
-}
-
 /* "100 Gb/sec (4X EDR)" -> data Gb/s; 0 when it does not parse */
 static double ib_rate(const char *rate)
 {
@@ -204,7 +192,7 @@ static int read_rate(struct nd_model_port *o, struct nd_err *e)
 		return nd_err_set(e, -ENODEV, "%s port %u: RoCE port without a netdev in sysfs",
 				  o->dev, o->port);
 	if (!nd_sys_read_u64(&v, "/sys/class/net/%s/mtu", o->netdev))
-		o->mtu = iboe_mtu((unsigned long)v);
+		o->mtu = nd_roce_mtu_for(v > 65535 ? 65535 : (unsigned int)v);
 	/* an unknown speed reads -1, which is no u64 */
 	if (!nd_sys_read_u64(&v, "/sys/class/net/%s/speed", o->netdev) && v > 0 && v < 10000000) {
 		o->line_gbps = (double)v / 1000;

@@ -29,16 +29,6 @@ static const char *const reg_names[ND_GPU_REG_COUNT] = {
 	[ND_GPU_REG_STAGED] = "staged",
 };
 
-static int name_index(const char *const *names, size_t n, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (names[i] && !strcmp(names[i], name))
-			return (int)i;
-	return -EINVAL;
-}
-
 const char *nd_op_name(enum nd_op op)
 {
 	return (unsigned int)op < ND_OP_COUNT ? op_names[op] : "unknown";
@@ -46,7 +36,7 @@ const char *nd_op_name(enum nd_op op)
 
 int nd_op_parse(const char *name, enum nd_op *op)
 {
-	int i = name_index(op_names, ND_OP_COUNT, name);
+	int i = nd_name_index(op_names, ND_OP_COUNT, name);
 
 	if (i < 0)
 		return i;
@@ -61,7 +51,7 @@ const char *nd_stress_pattern_name(enum nd_stress_pattern pattern)
 
 int nd_stress_pattern_parse(const char *name, enum nd_stress_pattern *pattern)
 {
-	int i = name_index(pattern_names, ND_SP_COUNT, name);
+	int i = nd_name_index(pattern_names, ND_SP_COUNT, name);
 
 	if (i < 0)
 		return i;
@@ -131,7 +121,7 @@ int nd_mem_spec_parse(const char *s, struct nd_mem_spec *m, struct nd_err *e)
 	comma = strchr(buf, ',');
 	if (comma) {
 		*comma++ = '\0';
-		reg = name_index(reg_names, ND_GPU_REG_COUNT, comma);
+		reg = nd_name_index(reg_names, ND_GPU_REG_COUNT, comma);
 		if (reg < 0)
 			return nd_err_set(e, -EINVAL, "--mem: '%s' is not a GPU registration "
 					  "(dmabuf, peermem, staged)", comma);
