@@ -326,6 +326,20 @@ START_TEST(test_host_pix_vs_sys)
 	ck_assert_uint_eq(h.port.link.mps, 512);
 	ck_assert_uint_eq(h.gpu_link.gen, 5);
 	ck_assert_int_eq(h.path, ND_PATH_PIX);
+	model_of(&h, &pix);
+	ck_assert_str_eq(pix.bw[pix.tx_limit].key, "wire");
+	/* a GPU of the other socket: 20.8 GB/s of UPI under the 200G wire */
+	ck_assert_msg(!nd_model_read_host("mlx5_0", 0, "0000:9a:00.0", &h, &e), "%s", e.msg);
+	ck_assert_int_eq(h.path, ND_PATH_SYS);
+	model_of(&h, &sys);
+	ck_assert_str_eq(sys.bw[sys.rx_limit].key, "socket_link");
+	ck_assert_double_eq_tol(sys.rx_gbps, 166.4, TOL);
+	/* the neighbour switch of the same socket: PHB, no root-complex rate given: the wire */
+	ck_assert_msg(!nd_model_read_host("mlx5_0", 0, "0000:2c:00.0", &h, &e), "%s", e.msg);
+	ck_assert_int_eq(h.path, ND_PATH_PHB);
+	model_of(&h, &sys);
+	ck_assert_str_eq(sys.bw[sys.rx_limit].key, "wire");
+	ck_assert_ptr_nonnull(strstr(sys.notes[0], "NCCL leaves GPUDirect RDMA off beyond PXB"));
 
 	/* a workstation: MTU 1500 gives RDMA MTU 1024; 25G; Gen3 x8 MPS 128 */
 	unit_use_fixture("doctor-misconfigured");
