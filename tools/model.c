@@ -50,7 +50,8 @@ static const struct nd_opt model_opts[] = {
 	{ "ipv6", OPT_IPV6, NULL, "RoCE over IPv6" },
 	{ "pcie", 'P', "LINK", "the NIC's PCIe link, e.g. gen5x16 (default: read from DEV)" },
 	{ "gpu-pcie", OPT_GPU_PCIE, "LINK", "the GPU's PCIe link (default: read from --gpu)" },
-	{ "mps", OPT_MPS, "BYTES", "PCIe Max Payload Size of both links (default: read, else 256)" },
+	{ "mps", OPT_MPS, "BYTES", "PCIe Max Payload Size of both links (default: read, else "
+	  "256)" },
 	{ "gpu", OPT_GPU, "BDF", "the GPU (default: the one nearest DEV, as doctor finds it)" },
 	{ "path", OPT_PATH, "PATH", "GPU <-> NIC: PIX, PXB, PHB, NODE or SYS (default: read)" },
 	{ "mem-bw", OPT_MEM_BW, "GBPS", "host memory bandwidth, GB/s (staged and tcp)" },
@@ -70,7 +71,8 @@ static const struct nd_opt model_opts[] = {
 	{ "gpus", OPT_GPUS, "N", "GPUs per node (default 1)" },
 	{ "nics", OPT_NICS, "N", "NICs per node (default: one per GPU)" },
 	{ "algo", OPT_ALGO, "ALGO", "ring, tree or all (default all)" },
-	{ "bytes", OPT_BYTES, "SIZE", "the collective's size as nccl-tests counts it (default 1G)" },
+	{ "bytes", OPT_BYTES, "SIZE", "the collective's size as nccl-tests counts it (default "
+	  "1G)" },
 	{ "intra-bw", OPT_INTRA_BW, "GBPS", "each GPU's intra-node bandwidth, GB/s" },
 	{ "sim", OPT_SIM, "FILE", "each NIC's rate from a nodrop sim -j report (mean flow)" },
 	{ 0 },
@@ -221,7 +223,9 @@ static int link_opt(struct model_args *a, int key, const char *arg)
 		return parse_link("gpu-pcie", arg, &a->p.gpu);
 	case OPT_MPS:
 		ret = whole("mps", arg, 128, 4096, &a->mps);
-		return !ret && (a->mps & (a->mps - 1)) ? bad("mps", arg, "128, 256, ... 4096") : ret;
+		if (!ret && (a->mps & (a->mps - 1)))
+			return bad("mps", arg, "128, 256, ... 4096");
+		return ret;
 	case OPT_GPU:
 		if (strlen(arg) >= sizeof(a->gpu))
 			return bad("gpu", arg, "give a PCI address, e.g. 0000:17:00.0");

@@ -55,7 +55,7 @@ struct nd_model_params {
 	bool grh;			/* InfiniBand: a GRH on every packet (routed) */
 	uint32_t msg_size;		/* bytes per message */
 	bool write;			/* RDMA WRITE: RETH on a message's first packet */
-	bool recv_cqe;			/* the receiver writes a CQE per message (SEND, WRITE_IMM) */
+	bool recv_cqe;			/* a CQE per message received (SEND, WRITE_IMM) */
 	struct nd_pcie_link nic;	/* the NIC's link */
 	struct nd_pcie_link gpu;	/* the GPU's link (GPU memory) */
 	enum nd_pci_path path;		/* GPU <-> NIC (GPU memory) */
@@ -81,7 +81,7 @@ void nd_model_params_init(struct nd_model_params *p);
 /* One term: a ceiling (payload Gb/s, each direction) or a latency (ns). */
 struct nd_model_term {
 	const char *key;		/* JSON key: "wire", "pcie_nic", "host_memory", ... */
-	char how[256];			/* the arithmetic, e.g. "16 GT/s x 16 x 128/130, 256 B TLPs" */
+	char how[256];			/* the arithmetic, in words and numbers */
 	double tx_gbps, rx_gbps;	/* sending (NIC reads memory), receiving (NIC writes) */
 	double ns;			/* latency terms */
 };

@@ -29,7 +29,7 @@ struct parse {
 	const char *file;
 	unsigned int line;
 	struct nd_err *e;
-	bool headers, rules;	/* which lines to take: a lazy open reads headers now, rules later */
+	bool headers, rules;	/* lines to take: a lazy open reads headers now, rules later */
 };
 
 static int perr(struct parse *p, const char *fmt, const char *a, const char *b)

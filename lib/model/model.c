@@ -241,7 +241,7 @@ unsigned int nd_wire_packet_overhead(const struct nd_model_params *p)
 	       (p->ipv6 ? IPV6_HDR : IPV4_HDR) + UDP_HDR + IB_BTH + IB_ICRC + ETH_FCS;
 }
 
-/* Bytes on the wire for one message: its packets, RETH on the first of a WRITE, short frames padded. */
+/* Bytes on the wire for a message: its packets, RETH on a WRITE's first, short frames padded. */
 static double wire_bytes(const struct nd_model_params *p)
 {
 	unsigned int ovh = nd_wire_packet_overhead(p), reth = p->write ? IB_RETH : 0;
@@ -291,8 +291,8 @@ static const char *gen_words(const struct nd_pcie_link *l, char *buf, size_t len
 }
 
 /*
- * A PCIe link's term. Sending, data crosses it as the completions of the reads (@tx_hdr); receiving,
- * as memory writes (@rx_hdr); descriptors as the NIC moves them (a WQE read per message sent, a CQE
+ * A PCIe link's term. Sending, data crosses it as the completions of the reads (@tx_hdr);
+ * receiving, as memory writes (@rx_hdr); descriptors as the NIC moves them (a WQE read per message sent, a CQE
  * written per message received where the receiver has one).
  */
 static void pcie_term(struct nd_model *m, const char *key, const struct nd_pcie_link *l,
@@ -505,7 +505,8 @@ static void lat_terms(struct nd_model *m, const struct nd_model_params *p)
 		 links, p->cable_m);
 	lat_term(m, "switches", p->switches * p->switch_ns, "%.0f cut-through hops of %.0f ns",
 		 p->switches, p->switch_ns);
-	lat_term(m, "nic_rx", p->nic_ns, "the receiving NIC's pipeline (%.0f ns)%.0s", p->nic_ns, 0);
+	lat_term(m, "nic_rx", p->nic_ns, "the receiving NIC's pipeline (%.0f ns)%.0s", p->nic_ns,
+		 0);
 	lat_term(m, "payload_write", rtt / 2 + gpu, "the NIC's posted write lands: half a round "
 		 "trip (%.0f ns) and the GPU path (%.0f ns)", rtt / 2, gpu);
 }

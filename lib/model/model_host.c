@@ -116,8 +116,8 @@ int nd_model_read_link(const char *bdf, struct nd_pcie_link *l, struct nd_err *e
 	/* nd_sys_read: the length read, or a negative errno */
 	ret = nd_sys_read(speed, sizeof(speed), "/sys/bus/pci/devices/%s/current_link_speed", bdf);
 	if (ret >= 0)
-		ret = nd_sys_read(width, sizeof(width), "/sys/bus/pci/devices/%s/current_link_width",
-				  bdf);
+		ret = nd_sys_read(width, sizeof(width),
+				  "/sys/bus/pci/devices/%s/current_link_width", bdf);
 	if (ret < 0)
 		return nd_err_set(e, ret, "PCI function %s: no PCIe link in sysfs (%s): not a PCIe "
 				  "device", bdf, strerror(-ret));
@@ -161,8 +161,8 @@ static int port_netdev(struct nd_model_port *o)
 
 	if (nd_sys_dir(first_name, name, "/sys/class/infiniband/%s/device/net", o->dev) < 0 ||
 	    !*name)
-		nd_sys_read(name, sizeof(name), "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/0",
-			    o->dev, o->port);
+		nd_sys_read(name, sizeof(name),
+			    "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/0", o->dev, o->port);
 	nd_strlcpy(o->netdev, name, sizeof(o->netdev));
 	return *name ? 0 : -ENODEV;
 }
