@@ -60,7 +60,8 @@ static const struct nd_opt stress_opts[] = {
 	{ "tx-depth", 't', "N", "outstanding work requests per QP (default 128)" },
 	{ "window", OPT_WINDOW, "MIB", "at most MIB MiB in flight per QP (default 16; 0: --tx-depth)" },
 	{ "cq-mod", OPT_CQ_MOD, "N", "signal one work request in N (default 0: by size, see the man page)" },
-	{ "inline", OPT_INLINE, "BYTES", "send host messages up to BYTES inline (default 0)" },
+	{ "inline", OPT_INLINE, "BYTES", "send host messages up to BYTES inline (default 0; "
+	  "--latency: 220 write, 236 send)" },
 	{ "duration", 'D', "SECONDS", "seconds per message size (default 5)" },
 	{ "iters", 'n', "N", "messages per QP and size, instead of a duration" },
 	{ "rate", OPT_RATE, "GBPS", "per-flow limit: the NIC's per-QP rate limit, else pacing" },

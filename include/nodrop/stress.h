@@ -140,11 +140,14 @@ struct nd_stress_local {
 	int gid_index;			/* -1: pick a RoCE v2 GID (address family of @addr) */
 	char addr[64];			/* rdma_cm: the local IP; "" the device's IPv4 GID */
 	struct nd_mem_spec mem;
-	uint32_t inline_max;		/* host messages up to this size go inline */
+	uint32_t inline_max;		/* host messages up to this size go inline; ND_INLINE_AUTO:
+					 * perftest's for --latency (220 WRITE, 236 SEND), else 0 */
 	bool event;			/* sleep on completion events instead of busy polling */
 	const char *counter_maps;	/* nd_sampler_new()'s @maps */
 	const volatile int *stop;	/* set (by a signal handler) to end the run cleanly */
 };
+
+#define ND_INLINE_AUTO UINT32_MAX
 
 void nd_stress_local_init(struct nd_stress_local *l);
 

@@ -162,7 +162,7 @@ int nd_gen_cm_priv_decode(const void *p, size_t len, uint32_t *flow, uint16_t *q
 
 /* ---- latency histogram: log-linear buckets of nanoseconds, mergeable across ranks ---- */
 
-#define ND_HIST_SUB 32			/* buckets per power of two: 3 % resolution */
+#define ND_HIST_SUB 128		/* buckets per power of two: 0.8 % resolution */
 #define ND_HIST_BUCKETS (64 * ND_HIST_SUB)
 
 struct nd_hist {

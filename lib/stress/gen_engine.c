@@ -317,6 +317,14 @@ int nd_engine_init(struct nd_engine *en, struct nd_err *e)
 
 	en->n_steps = z->kind == ND_SIZES_SWEEP ? z->n : 1;
 	/*
+	 * Inline by default only where perftest's latency tests inline (its "optimal values",
+	 * DEF_INLINE_WRITE 220 and DEF_INLINE_SEND_RC_UC 236): the same ping-pong compared alike.
+	 */
+	en->inline_max = en->local->inline_max;
+	if (en->inline_max == ND_INLINE_AUTO)
+		en->inline_max = !job->latency ? 0 : job->op == ND_OP_SEND ? 236 :
+				 job->op == ND_OP_WRITE ? 220 : 0;
+	/*
 	 * Bytes in flight per QP are capped (16 MiB: many times any NIC's bandwidth-delay
 	 * product): a window of big messages on several QPs can hold more than a soft device's
 	 * queues, which then drop and retransmit until nothing moves.

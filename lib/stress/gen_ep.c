@@ -139,7 +139,7 @@ void nd_ep_qp_attr(const struct nd_engine *en, const struct nd_qp *q,
 	a->cap.max_recv_sge = 1;
 	/* inline needs the CPU to read the bytes: never from GPU memory */
 	if (!en->mem->gpu && (q->active || q->probe))
-		a->cap.max_inline_data = en->local->inline_max;
+		a->cap.max_inline_data = en->inline_max;
 }
 
 static int qp_init(struct nd_engine *en, struct nd_qp *q, struct nd_err *e)

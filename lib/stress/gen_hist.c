@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Latency histograms: 32 linear buckets per power of two of nanoseconds (about 3 % wide), so a
- * p99.9 over millions of samples costs 16 KiB, and ranks merge theirs by adding counts.
+ * Latency histograms: 128 linear buckets per power of two of nanoseconds (under 0.8 % wide: a
+ * median is told from perftest's to well within 1 %), so a p99.9 over millions of samples costs
+ * 64 KiB, and ranks merge theirs by adding counts (sent sparse: only buckets with samples).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,7 +10,7 @@
 
 #include "gen.h"
 
-#define SUB_BITS 5
+#define SUB_BITS 7
 
 _Static_assert(ND_HIST_SUB == 1 << SUB_BITS, "sub-buckets are a power of two");
 

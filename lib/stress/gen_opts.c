@@ -230,6 +230,7 @@ void nd_stress_local_init(struct nd_stress_local *l)
 	memset(l, 0, sizeof(*l));
 	l->gid_index = -1;
 	l->mem.gpu = -1;
+	l->inline_max = ND_INLINE_AUTO;
 }
 
 void nd_rendezvous_init(struct nd_rendezvous *rv)

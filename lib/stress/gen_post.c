@@ -167,7 +167,7 @@ static int build_wr(struct nd_engine *en, struct nd_qp *q, unsigned int n, uint6
 	wr->wr.rdma.rkey = q->rkey;
 	if (job->op == ND_OP_WRITE_IMM)
 		wr->imm_data = htonl((uint32_t)seq);
-	if (job->op != ND_OP_READ && !en->mem->gpu && size <= en->local->inline_max)
+	if (job->op != ND_OP_READ && !en->mem->gpu && size <= en->inline_max)
 		wr->send_flags |= IBV_SEND_INLINE;
 	last = job->iters && q->step_posted + 1 == job->iters && q->step + 1u == en->n_steps;
 	sig = due_signal(en, q, size) || last || close;

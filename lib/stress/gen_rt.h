@@ -202,6 +202,7 @@ struct nd_flow_rt {
 struct nd_engine {
 	const struct nd_stress_job *job;
 	const struct nd_stress_local *local;
+	uint32_t inline_max;		/* local->inline_max with ND_INLINE_AUTO resolved */
 	const struct nd_gen_plan *plan;
 	uint32_t rank;
 	struct nd_dev *dev;
