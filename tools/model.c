@@ -348,8 +348,11 @@ static int model_opt(int key, const char *arg, void *data)
 /* What the host says, where the options left something out. */
 static int read_host(struct model_args *a, struct nd_model_port *port, struct nd_err *e)
 {
-	struct nd_model_host h;
-	int ret = nd_model_read_host(a->dev, a->port, a->gpu, &h, e);
+	struct nd_model_host h = { .path = ND_PATH_UNKNOWN };
+	/* host memory alone needs no GPU: no PCI scan for one, unless one is named */
+	int ret = a->mem == ND_MM_HOST && !a->gpu[0] ?
+		  nd_model_read_port(a->dev, a->port, &h.port, e) :
+		  nd_model_read_host(a->dev, a->port, a->gpu, &h, e);
 
 	if (ret)
 		return ret;

@@ -246,23 +246,24 @@ static void map_free(struct nd_ctr_map *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* Does the line start (after blanks) with the word drivers or ibdevs? */
+/*
+ * Is the line's first field drivers or ibdevs? Fields end where parse_line() ends them: at a
+ * blank, a carriage return, '#' or the end.
+ */
 static bool header_line(const char *s, size_t len)
 {
+	static const char *const words[] = { "drivers", "ibdevs" };
 	const char *end = s + len;
-	size_t n;
+	size_t i, n;
 
-	while (s < end && (*s == ' ' || *s == '\t'))
+	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
 		s++;
-	n = (size_t)(end - s);
-	if (n > 7 && !strncmp(s, "drivers", 7))
-		return s[7] == ' ' || s[7] == '\t';
-	if (n > 6 && !strncmp(s, "ibdevs", 6))
-		return s[6] == ' ' || s[6] == '\t';
-	/* "drivers" alone: the full parse says it needs a name */
-	return (n == 7 && !strncmp(s, "drivers", 7)) || (n == 6 && !strncmp(s, "ibdevs", 6)) ||
-	       ((n == 8 || n == 7) && s[n - 1] == '\r' && (!strncmp(s, "drivers", 7) ||
-							     !strncmp(s, "ibdevs", 6)));
+	for (i = 0; i < ND_ARRAY_SIZE(words); i++) {
+		n = strlen(words[i]);
+		if ((size_t)(end - s) >= n && !strncmp(s, words[i], n))
+			return s + n == end || strchr(" \t\r#", s[n]);
+	}
+	return false;
 }
 
 /* The lines of @text that @p takes; then what a map must have of them. */

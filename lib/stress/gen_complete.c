@@ -185,6 +185,27 @@ static int send_probe(struct nd_engine *en, struct nd_qp *q)
 	return ibv_post_send(q->qp, &wr, &bad) ? -errno : 0;
 }
 
+/* WRITE latency: marks run 1..255, so a fresh buffer (0) never looks answered */
+static uint8_t next_mark(const struct nd_qp *q)
+{
+	return (uint8_t)(q->lat_mark % 255 + 1);
+}
+
+/* The pinger sends a probe, timed from @now. */
+static int ping(struct nd_engine *en, struct nd_qp *q, uint64_t now)
+{
+	int ret;
+
+	q->lat_mark = next_mark(q);
+	q->probe_t = now;
+	ret = send_probe(en, q);
+	if (ret)
+		return nd_err_set(&en->err, ret, "flow %u: sending a probe failed: %s",
+				  q->flow->id, strerror(-ret));
+	q->probe_busy = true;
+	return 0;
+}
+
 /* The pinger's probe came back: half the round trip, as perftest reports latency. */
 static void probe_back(struct nd_engine *en, struct nd_qp *q, uint64_t now)
 {
@@ -201,18 +222,9 @@ static void probe_back(struct nd_engine *en, struct nd_qp *q, uint64_t now)
  */
 static int ping_again(struct nd_engine *en, struct nd_qp *q, uint64_t now)
 {
-	int ret;
-
 	if (!en->job->latency || !en->job->iters || q->done >= en->job->iters || en->stopping)
 		return 0;
-	q->lat_mark = (uint8_t)(q->lat_mark % 255 + 1);
-	q->probe_t = now;
-	ret = send_probe(en, q);
-	if (ret)
-		return nd_err_set(&en->err, ret, "flow %u: sending a probe failed: %s",
-				  q->flow->id, strerror(-ret));
-	q->probe_busy = true;
-	return 0;
+	return ping(en, q, now);
 }
 
 /*
@@ -243,7 +255,7 @@ static int on_probe(struct nd_engine *en, struct nd_qp *q, const struct ibv_wc *
 /* The mark WRITE latency waits for on @q: the answer to its probe, or the next probe. */
 static bool lat_landed(struct nd_engine *en, const struct nd_qp *q)
 {
-	uint8_t want = q->active ? q->lat_mark : (uint8_t)(q->lat_mark % 255 + 1);
+	uint8_t want = q->active ? q->lat_mark : next_mark(q);
 
 	return (!q->active || q->probe_busy) && *probe_mark(en, q->xbuf) == want;
 }
@@ -293,7 +305,7 @@ static int lat_poll(struct nd_engine *en)
 			probe_back(en, q, now);
 			ret = ping_again(en, q, now);
 		} else {
-			q->lat_mark = (uint8_t)(q->lat_mark % 255 + 1);
+			q->lat_mark = next_mark(q);
 			ret = send_probe(en, q);
 			if (ret)
 				ret = nd_err_set(&en->err, ret, "flow %u: answering a probe "
@@ -318,14 +330,9 @@ int nd_probe_tick(struct nd_engine *en, uint64_t now)
 
 		if (!q->probe || !q->active || q->probe_busy || q->finished || now < q->probe_next)
 			continue;
-		/* WRITE latency: marks run 1..255, so a fresh buffer (0) never looks answered */
-		q->lat_mark = (uint8_t)(q->lat_mark % 255 + 1);
-		q->probe_t = nd_gen_now_ns();
-		ret = send_probe(en, q);
+		ret = ping(en, q, nd_gen_now_ns());
 		if (ret)
-			return nd_err_set(&en->err, ret, "flow %u: sending a probe failed: %s",
-					  q->flow->id, strerror(-ret));
-		q->probe_busy = true;
+			return ret;
 	}
 	return 0;
 }

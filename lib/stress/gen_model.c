@@ -25,7 +25,7 @@ void nd_gen_model(const struct nd_stress_job *job, const struct nd_dev *dev,
 		  const struct nd_mem *mem, double link_gbps, struct nd_stress_rank *in)
 {
 	struct nd_model_params p;
-	struct nd_model_host h;
+	struct nd_model_host h = { .path = ND_PATH_UNKNOWN };
 	struct nd_model m;
 	struct nd_err e = { 0 };
 
@@ -33,15 +33,17 @@ void nd_gen_model(const struct nd_stress_job *job, const struct nd_dev *dev,
 	in->limit_tx[0] = in->limit_rx[0] = '\0';
 	nd_model_params_init(&p);
 	/* what cannot be read stays out of the sum; only a port with no rate at all has no model */
-	nd_model_read_host(dev->name, dev->port, mem->gpu_bdf, &h, &e);
 	p.mem = model_mem(mem);
+	if (p.mem == ND_MM_HOST)
+		nd_model_read_port(dev->name, dev->port, &h.port, &e);
+	else
+		nd_model_read_host(dev->name, dev->port, mem->gpu_bdf, &h, &e);
 	p.fabric = dev->ib ? ND_MF_IB : ND_MF_ROCE;
 	p.line_gbps = h.port.line_gbps > 0 ? h.port.line_gbps : link_gbps;
 	/* the MTU the port runs at, as verbs reports it (enum ibv_mtu: 1 is 256) */
 	p.mtu = dev->pattr.active_mtu >= 1 && dev->pattr.active_mtu <= 5 ?
 		128u << dev->pattr.active_mtu : 4096;
-	p.msg_size = job->latency && job->sizes.kind == ND_SIZES_FIXED ? job->sizes.size[0] :
-		     nd_sizes_max(&job->sizes);
+	p.msg_size = nd_sizes_max(&job->sizes);
 	p.write = job->op == ND_OP_WRITE || job->op == ND_OP_WRITE_IMM;
 	p.recv_cqe = job->op == ND_OP_SEND || job->op == ND_OP_WRITE_IMM;
 	p.nic = h.port.link;

@@ -66,40 +66,42 @@ static int flow_result(const struct nd_stress_job *job, const struct nd_gen_flow
 	return 0;
 }
 
+/* The rank a flow's data leaves, and the one it lands in: a READ moves it to the requester. */
+static uint32_t data_from(const struct nd_stress_job *job, const struct nd_gen_flow *f)
+{
+	return job->op == ND_OP_READ ? f->dst : f->src;
+}
+
+static uint32_t data_to(const struct nd_stress_job *job, const struct nd_gen_flow *f)
+{
+	return job->op == ND_OP_READ ? f->src : f->dst;
+}
+
 /*
- * A flow's ceiling: its source's sending ceiling shared by the flows that source drives, or its
- * sink's receiving ceiling shared by the flows into it, whichever is less (0: a side unknown).
+ * A flow's ceiling: its source's sending ceiling shared by the @n_out flows that source
+ * drives, or its sink's receiving ceiling shared by the @n_in flows into it, whichever is less
+ * (0: a side unknown).
  */
-static void ceiling(const struct nd_stress_job *job, const struct nd_gen_plan *plan,
-		    const struct nd_gen_flow *f, struct nd_gen_rank_result *const *res,
-		    struct nd_flow_result *fr)
+static void ceiling(const struct nd_stress_job *job, const struct nd_gen_flow *f,
+		    struct nd_gen_rank_result *const *res, const uint32_t *n_out,
+		    const uint32_t *n_in, struct nd_flow_result *fr)
 {
 	const struct nd_stress_rank *src, *dst;
-	uint32_t from, to, n_out = 0, n_in = 0, s, d;
+	uint32_t from = data_from(job, f), to = data_to(job, f);
 	double tx, rx;
-	size_t i;
 
-	/* the data moves from the responder to the requester in a READ */
-	from = job->op == ND_OP_READ ? f->dst : f->src;
-	to = job->op == ND_OP_READ ? f->src : f->dst;
 	if (!res[from] || !res[to])
 		return;
-	for (i = 0; i < plan->n_flows; i++) {
-		s = job->op == ND_OP_READ ? plan->flows[i].dst : plan->flows[i].src;
-		d = job->op == ND_OP_READ ? plan->flows[i].src : plan->flows[i].dst;
-		n_out += s == from;
-		n_in += d == to;
-	}
 	src = &res[from]->info;
 	dst = &res[to]->info;
-	if (!(src->ceiling_tx_gbps > 0) || !(dst->ceiling_rx_gbps > 0) || !n_out || !n_in)
+	if (!(src->ceiling_tx_gbps > 0) || !(dst->ceiling_rx_gbps > 0))
 		return;
-	tx = src->ceiling_tx_gbps / n_out;
-	rx = dst->ceiling_rx_gbps / n_in;
+	tx = src->ceiling_tx_gbps / n_out[from];
+	rx = dst->ceiling_rx_gbps / n_in[to];
 	fr->ceiling_gbps = tx <= rx ? tx : rx;
 	snprintf(fr->limit, sizeof(fr->limit), "rank %u %s%s%s", tx <= rx ? from : to,
 		 tx <= rx ? "sending, " : "receiving, ",
-		 (tx <= rx ? n_out : n_in) > 1 ? "shared by its flows; " : "",
+		 (tx <= rx ? n_out[from] : n_in[to]) > 1 ? "shared by its flows; " : "",
 		 tx <= rx ? src->limit_tx : dst->limit_rx);
 }
 
@@ -107,14 +109,23 @@ static int flows(const struct nd_stress_job *job, const struct nd_gen_plan *plan
 		 struct nd_gen_rank_result *const *res, struct nd_run_report *rep)
 {
 	double *g, bits = 0, t_max = 0;
+	uint32_t *n_out, *n_in;
 	size_t i, n = 0;
 	int ret = 0;
 
 	rep->flows = calloc(plan->n_flows, sizeof(*rep->flows));
 	g = calloc(plan->n_flows ? plan->n_flows : 1, sizeof(*g));
-	if (!rep->flows || !g) {
+	/* flows per sending and per receiving rank, counted once: all-to-all has n^2 flows */
+	n_out = calloc(2 * (size_t)plan->nranks + 2, sizeof(*n_out));
+	if (!rep->flows || !g || !n_out) {
 		free(g);
+		free(n_out);
 		return -ENOMEM;
+	}
+	n_in = n_out + plan->nranks + 1;
+	for (i = 0; i < plan->n_flows; i++) {
+		n_out[data_from(job, &plan->flows[i])]++;
+		n_in[data_to(job, &plan->flows[i])]++;
 	}
 	rep->n_flows = plan->n_flows;
 	for (i = 0; i < plan->n_flows && !ret; i++) {
@@ -123,7 +134,7 @@ static int flows(const struct nd_stress_job *job, const struct nd_gen_plan *plan
 							      f->id);
 
 		ret = flow_result(job, f, st, res, &rep->flows[i]);
-		ceiling(job, plan, f, res, &rep->flows[i]);
+		ceiling(job, f, res, n_out, n_in, &rep->flows[i]);
 		bits += (double)rep->flows[i].bytes * 8;
 		if (st && (double)st->t_last_ns > t_max)
 			t_max = (double)st->t_last_ns;
@@ -134,6 +145,7 @@ static int flows(const struct nd_stress_job *job, const struct nd_gen_plan *plan
 	rep->jain = nd_jain(g, n);
 	rep->aggregate_gbps = t_max > 0 ? bits / t_max : 0;
 	free(g);
+	free(n_out);
 	return ret;
 }
 

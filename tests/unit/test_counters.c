@@ -252,6 +252,12 @@ START_TEST(maps_open_lazily)
 	write_file(b, "# nothing but rules\nethtool b rx_nobuf_discards 64\n");
 	ck_assert_int_eq(nd_ctr_maps_open(&maps, dir, &e), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(e.msg, "/b.map:1: no 'drivers' or 'ibdevs' line"));
+	/* a header's word ends where the full parse ends a field: the same error either way */
+	write_file(b, "\tdrivers# none\nethtool b rx_nobuf_discards 64\n");
+	ck_assert_int_eq(nd_ctr_maps_open(&maps, dir, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "/b.map:1: 'drivers' needs at least one name"));
+	ck_assert_int_eq(nd_ctr_maps_load(&maps, dir, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "/b.map:1: 'drivers' needs at least one name"));
 	unlink(a);
 	unlink(b);
 	rmdir(dir);
