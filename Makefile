@@ -17,16 +17,17 @@ DESTDIR		?=
 
 B		:= build
 CC		?= cc
-PKGS		:= libmnl json-c yaml-0.1
+PKGS		:= json-c yaml-0.1
 PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # The nodrop command links json-c and libyaml statically (their -dev packages ship the archives):
 # loading them costs a one-shot `nodrop counters` more CPU than `ethtool -S` spends in all (make
-# bench measures it). rdma-core is opened on first use (lib/core/rdma_dl.c). STATIC_TOOL=0: all
-# shared.
+# bench measures it). rdma-core and libm are opened on first use (lib/core/rdma_dl.c,
+# libm_dl.c) and netlink needs no libmnl (lib/core/nla.h), so the command loads libc alone.
+# STATIC_TOOL=0: json-c and libyaml shared.
 STATIC_TOOL	?= 1
 ifeq ($(STATIC_TOOL),1)
-TOOL_LIBS	= -lmnl -Wl,-Bstatic -ljson-c -lyaml -Wl,-Bdynamic -lm
+TOOL_LIBS	= -Wl,-Bstatic -ljson-c -lyaml -Wl,-Bdynamic
 else
 TOOL_LIBS	= $(PKG_LIBS)
 endif
@@ -67,7 +68,7 @@ SAN_UNIT_OBJ	:= $(UNIT_SRC:%.c=$(B)/san/%.o)
 # minbase Debian 12 by `make check-fresh`: every tool a tier runs is here (sh bootstrap installs
 # make itself).
 DEPS_BUILD	:= gcc libc6-dev make pkg-config libibverbs-dev librdmacm-dev \
-		   libmnl-dev libyaml-dev libjson-c-dev
+		   libyaml-dev libjson-c-dev
 DEPS_CHECK	:= check jq valgrind iproute2 ethtool strace g++ binutils python3 prometheus \
 		   systemd fish
 DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod xz-utils rdma-core ibverbs-utils \
@@ -191,7 +192,7 @@ $(B)/nodrop.pc: Makefile FORCE
 	$(Q)printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCLUDEDIR)' '' \
 		'Name: libnodrop' 'Description: lossless RDMA fabric state and checks' \
 		'Version: $(VERSION)' 'Requires.private: $(PKGS)' \
-		'Libs: -L$${libdir} -lnodrop' 'Libs.private: -lm' \
+		'Libs: -L$${libdir} -lnodrop' \
 		'Cflags: -I$${includedir}' > $@
 
 # Bash and fish completion, written by the tool from the tables that print its --help

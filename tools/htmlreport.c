@@ -145,10 +145,69 @@ static void tag_text(FILE *o, const char *open, const char *s, const char *close
 	fputs(close, o);
 }
 
+/*
+ * The nodrop command does not load libm (a one-shot `nodrop counters` would pay for it): the
+ * plots' logarithms and powers of ten are computed here. Positions are printed to 0.1 px of a
+ * 640 px plot, far coarser than these are exact.
+ */
+static double lg10(double x)
+{
+	double m, z, z2, t, sum = 0;
+	int e, k;
+
+	if (!(x > 0) || !isfinite(x))
+		return x == 0 ? -INFINITY : x > 0 ? x : NAN;
+	m = frexp(x, &e);			/* x = m 2^e, m in [0.5, 1) */
+	if (m < M_SQRT1_2) {
+		m *= 2;
+		e--;
+	}
+	/* ln m = 2 atanh(z), z = (m - 1) / (m + 1), |z| < 0.172: 12 terms reach 1e-19 */
+	z = (m - 1) / (m + 1);
+	z2 = z * z;
+	for (t = z, k = 1; k < 25; k += 2, t *= z2)
+		sum += t / k;
+	return (2 * sum + e * M_LN2) / M_LN10;
+}
+
+/* 10^@k, correctly rounded as a decimal literal is. */
+static double pow10i(int k)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "1e%d", k);
+	return strtod(buf, NULL);
+}
+
+/* The power of ten at or below @x > 0 (@up: at or above). */
+static double decade(double x, bool up)
+{
+	int k = (int)floor(lg10(x));
+	double d;
+
+	/* the estimate may be one off where @x is within rounding of a power of ten */
+	while ((d = pow10i(k)) > x)
+		k--;
+	while (pow10i(k + 1) <= x)
+		k++;
+	d = pow10i(k);
+	return up && d < x ? pow10i(k + 1) : d;
+}
+
+static double max2(double a, double b)
+{
+	return a != a ? b : b != b ? a : a > b ? a : b;
+}
+
+static double min2(double a, double b)
+{
+	return a != a ? b : b != b ? a : a < b ? a : b;
+}
+
 /* A round step for about @n ticks over @span. */
 static double nice_step(double span, int n)
 {
-	double raw = span / n, mag = pow(10, floor(log10(raw))), f = raw / mag;
+	double raw = span / n, mag = decade(raw, false), f = raw / mag;
 
 	return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
 }
@@ -162,8 +221,8 @@ struct axes {
 
 static double sx(const struct axes *a, double x)
 {
-	double lo = a->logx ? log10(a->x0) : a->x0, hi = a->logx ? log10(a->x1) : a->x1;
-	double v = a->logx ? log10(x > 0 ? x : a->x0) : x;
+	double lo = a->logx ? lg10(a->x0) : a->x0, hi = a->logx ? lg10(a->x1) : a->x1;
+	double v = a->logx ? lg10(x > 0 ? x : a->x0) : x;
 
 	return ML + (hi > lo ? (v - lo) / (hi - lo) : 0.5) * (W - ML - MR);
 }
@@ -213,7 +272,7 @@ static void svg_open(FILE *o, const char *title, const char *xlabel, const char 
 	if (a->nox) {
 		/* categories: the plot labels them */
 	} else if (a->logx) {
-		for (v = pow(10, floor(log10(a->x0))); v <= a->x1 * 1.0001; v *= 10) {
+		for (v = decade(a->x0, false); v <= a->x1 * 1.0001; v *= 10) {
 			if (v < a->x0 * 0.9999)
 				continue;
 			fmt_num(buf, sizeof(buf), v);
@@ -355,8 +414,8 @@ static void flows_plot(FILE *o, struct json_object *r)
 			double dt = num(at(flows, i), "series_dt_s");
 
 			for (k = 0; k < alen(s); k++)
-				a.y1 = fmax(a.y1, json_object_get_double(at(s, k)));
-			a.x1 = fmax(a.x1, dt * (double)alen(s));
+				a.y1 = max2(a.y1, json_object_get_double(at(s, k)));
+			a.x1 = max2(a.x1, dt * (double)alen(s));
 		}
 		a.y1 *= 1.08;
 		svg_open(o, "Throughput per flow over time", "seconds", "Gb/s", &a);
@@ -425,15 +484,15 @@ static void cdf_plot(FILE *o, struct json_object *r)
 			double us = json_object_get_double(at(at(c, k), 1));
 
 			if (us > 0) {
-				a.x0 = fmin(a.x0, us);
-				a.x1 = fmax(a.x1, us);
+				a.x0 = min2(a.x0, us);
+				a.x1 = max2(a.x1, us);
 			}
 		}
 	}
 	if (!isfinite(a.x0))
 		return;
-	a.x0 = pow(10, floor(log10(a.x0)));
-	a.x1 = pow(10, ceil(log10(a.x1 * 1.0001)));
+	a.x0 = decade(a.x0, false);
+	a.x1 = decade(a.x1 * 1.0001, true);
 	svg_open(o, "Latency CDF", "microseconds (log)", "fraction", &a);
 	for (i = 0; i < N_OF(keys); i++) {
 		struct json_object *c = get(get(r, keys[i]), "cdf");
@@ -480,7 +539,7 @@ static void port_bars(FILE *o, const char *title, const char *ylabel,
 
 	for (i = 0; i < n; i++)
 		for (k = 0; k < g; k++)
-			a.y1 = fmax(a.y1, scale * num(ports[i], keys[k]));
+			a.y1 = max2(a.y1, scale * num(ports[i], keys[k]));
 	a.y1 *= 1.08;
 	svg_open(o, title, "port", ylabel, &a);
 	gw = (W - ML - MR) / (double)n;
@@ -705,7 +764,7 @@ static int history(FILE *o, const struct hist *h)
 				continue;
 			x[m] = (double)(i + 1);
 			y[m++] = v->value;
-			a.y1 = fmax(a.y1, v->value);
+			a.y1 = max2(a.y1, v->value);
 		}
 		if (m < 2)
 			continue;

@@ -148,7 +148,8 @@ static int parse_bytes(const char *opt, const char *arg, uint64_t *v)
 	double d = strtod(arg, &end);
 
 	if (end != arg && *end && !end[1] && (u = strchr(units, *end)))
-		d *= pow(1024, (double)(u - units + 1));
+		for (int k = 0; k <= u - units; k++)
+			d *= 1024;
 	else if (end == arg || *end)
 		d = -1;
 	if (!(d >= 1 && d <= 1e15) || d != floor(d))
@@ -489,8 +490,9 @@ static int collectives(struct model_args *a, const struct nd_model *models, cons
 
 		if (!have[m])
 			continue;
-		a->c.nic_gbps = sim_gbps > 0 ? sim_gbps : fmin(models[m].tx_gbps,
-							       models[m].rx_gbps);
+		a->c.nic_gbps = sim_gbps > 0 ? sim_gbps :
+			       models[m].tx_gbps < models[m].rx_gbps ? models[m].tx_gbps :
+								      models[m].rx_gbps;
 		for (c = 0; c < ND_COLL_COUNT; c++) {
 			if (a->coll >= 0 && c != a->coll)
 				continue;

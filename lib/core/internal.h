@@ -105,4 +105,20 @@ const char *nd_fmt_prios(char *buf, size_t len, uint8_t bits);
 /* Strip the "4: " prefix the IB sysfs files put before state names. */
 const char *nd_strip_state_prefix(const char *s);
 
+/*
+ * libm_dl.c: log() from libm, opened on first use (the nodrop command does not link libm).
+ * fmin()/fmax() without libm: NaN gives way to a number, as theirs do.
+ */
+double nd_log(double x);
+
+static inline double nd_fmin(double a, double b)
+{
+	return a != a ? b : b != b ? a : a < b ? a : b;
+}
+
+static inline double nd_fmax(double a, double b)
+{
+	return a != a ? b : b != b ? a : a > b ? a : b;
+}
+
 #endif

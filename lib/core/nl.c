@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 #include <linux/netlink.h>
 
 #include "nl.h"
@@ -20,42 +21,47 @@
 int nd_nl_open(struct nd_nl *nl, int bus, struct nd_err *e)
 {
 	struct timeval tv = { .tv_sec = ND_NL_TIMEOUT_S };
-	int one = 1;
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+	socklen_t salen = sizeof(sa);
+	int one = 1, err;
 
 	memset(nl, 0, sizeof(*nl));
+	nl->fd = -1;
 	/* a receive buffer: not zeroed, the kernel fills what is read */
 	nl->buf = malloc(ND_NL_BUF_SIZE);
 	if (!nl->buf)
 		return nd_err_set(e, -ENOMEM, "out of memory for a netlink buffer");
-	nl->sk = mnl_socket_open2(bus, SOCK_CLOEXEC);
-	if (!nl->sk) {
-		int err = -errno;
-
+	nl->fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, bus);
+	if (nl->fd < 0) {
+		err = -errno;
 		nd_nl_close(nl);
 		return nd_err_set(e, err, "cannot open netlink socket (bus %d): %s", bus,
 				  strerror(-err));
 	}
 	/* both are best effort: old kernels lack them and still answer */
-	mnl_socket_setsockopt(nl->sk, NETLINK_EXT_ACK, &one, sizeof(one));
-	mnl_socket_setsockopt(nl->sk, NETLINK_CAP_ACK, &one, sizeof(one));
-	setsockopt(mnl_socket_get_fd(nl->sk), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (mnl_socket_bind(nl->sk, 0, MNL_SOCKET_AUTOPID) < 0) {
-		int err = -errno;
-
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(nl->fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	setsockopt(nl->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	/* port id 0: the kernel picks a free one, read back for the replies' check */
+	if (bind(nl->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    getsockname(nl->fd, (struct sockaddr *)&sa, &salen) < 0) {
+		err = -errno;
 		nd_nl_close(nl);
 		return nd_err_set(e, err, "cannot bind netlink socket: %s", strerror(-err));
 	}
-	nl->portid = mnl_socket_get_portid(nl->sk);
+	nl->portid = sa.nl_pid;
 	nl->seq = (uint32_t)time(NULL);
 	return 0;
 }
 
 void nd_nl_close(struct nd_nl *nl)
 {
-	if (nl->sk)
-		mnl_socket_close(nl->sk);
+	/* opened: the buffer is allocated first (a zeroed struct was never opened) */
+	if (nl->buf && nl->fd >= 0)
+		close(nl->fd);
 	free(nl->buf);
 	memset(nl, 0, sizeof(*nl));
+	nl->fd = -1;
 }
 
 struct nlmsghdr *nd_nl_msg(struct nd_nl *nl, uint16_t type, uint16_t flags)
@@ -63,7 +69,7 @@ struct nlmsghdr *nd_nl_msg(struct nd_nl *nl, uint16_t type, uint16_t flags)
 	struct nlmsghdr *nlh;
 
 	memset(nl->buf, 0, ND_NL_REQ_MAX);
-	nlh = mnl_nlmsg_put_header(nl->buf);
+	nlh = nd_nlmsg_put_header(nl->buf);
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
 	nlh->nlmsg_seq = ++nl->seq;
@@ -73,7 +79,7 @@ struct nlmsghdr *nd_nl_msg(struct nd_nl *nl, uint16_t type, uint16_t flags)
 /* The extended ack message string, if the kernel attached one after the error. */
 static const char *extack_msg(const struct nlmsghdr *nlh)
 {
-	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	const struct nlmsgerr *err = nd_nlmsg_data(nlh);
 	const struct nlattr *attr;
 	size_t off, len = nlh->nlmsg_len;
 
@@ -85,25 +91,25 @@ static const char *extack_msg(const struct nlmsghdr *nlh)
 		if (err->msg.nlmsg_len < sizeof(err->msg) ||
 		    err->msg.nlmsg_len > len - off + sizeof(err->msg))
 			return NULL;
-		off += MNL_ALIGN(err->msg.nlmsg_len) - sizeof(err->msg);
+		off += ND_NL_ALIGN(err->msg.nlmsg_len) - sizeof(err->msg);
 	}
 	if (off > len)
 		return NULL;
 	for (attr = (const struct nlattr *)((const char *)nlh + off);
-	     mnl_attr_ok(attr, (int)(len - ((const char *)attr - (const char *)nlh)));
-	     attr = mnl_attr_next(attr)) {
-		if (mnl_attr_get_type(attr) != NLMSGERR_ATTR_MSG)
+	     nd_nla_ok(attr, (int)(len - ((const char *)attr - (const char *)nlh)));
+	     attr = nd_nla_next(attr)) {
+		if (nd_nla_type(attr) != NLMSGERR_ATTR_MSG)
 			continue;
-		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
+		if (!nd_nla_check(attr, ND_NLA_NUL_STRING))
 			return NULL;
-		return mnl_attr_get_str(attr);
+		return nd_nla_str(attr);
 	}
 	return NULL;
 }
 
 static int kernel_error(const struct nlmsghdr *nlh, struct nd_err *e)
 {
-	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	const struct nlmsgerr *err = nd_nlmsg_data(nlh);
 	const char *msg;
 
 	if (nlh->nlmsg_len < sizeof(*nlh) + sizeof(err->error))
@@ -129,8 +135,8 @@ int nd_nl_process(const void *buf, size_t len, uint32_t seq, uint32_t portid,
 
 	if (len < sizeof(*nlh))
 		return nd_err_set(e, -EBADMSG, "truncated netlink reply (%zu bytes)", len);
-	for (; remain > 0; nlh = mnl_nlmsg_next(nlh, &remain)) {
-		if (!mnl_nlmsg_ok(nlh, remain))
+	for (; remain > 0; nlh = nd_nlmsg_next(nlh, &remain)) {
+		if (!nd_nlmsg_ok(nlh, remain))
 			return nd_err_set(e, -EBADMSG,
 					  "truncated netlink message (%d bytes left, header says %u)",
 					  remain, remain >= 4 ? nlh->nlmsg_len : 0);
@@ -163,19 +169,39 @@ int nd_nl_process(const void *buf, size_t len, uint32_t seq, uint32_t portid,
 	return 1;
 }
 
+/* One datagram; one larger than the buffer is an error (ENOSPC), never a silent cut. */
+static ssize_t recv_reply(struct nd_nl *nl)
+{
+	struct sockaddr_nl from;
+	struct iovec iov = { nl->buf, ND_NL_BUF_SIZE };
+	struct msghdr msg = {
+		.msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov, .msg_iovlen = 1,
+	};
+	ssize_t n = recvmsg(nl->fd, &msg, 0);
+
+	if (n < 0)
+		return n;
+	if (msg.msg_flags & MSG_TRUNC) {
+		errno = ENOSPC;
+		return -1;
+	}
+	return n;
+}
+
 int nd_nl_talk(struct nd_nl *nl, struct nlmsghdr *req, nd_nl_msg_fn fn, void *data,
 	       struct nd_err *e)
 {
 	/* replies land in the same buffer as the request: keep what is needed of it */
 	uint32_t seq = req->nlmsg_seq;
 	uint16_t flags = req->nlmsg_flags;
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	ssize_t n;
 	int ret;
 
-	if (mnl_socket_sendto(nl->sk, req, req->nlmsg_len) < 0)
+	if (sendto(nl->fd, req, req->nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
 		return nd_err_set(e, -errno, "netlink send failed: %s", strerror(errno));
 	for (;;) {
-		n = mnl_socket_recvfrom(nl->sk, nl->buf, ND_NL_BUF_SIZE);
+		n = recv_reply(nl);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

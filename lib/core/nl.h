@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Netlink request/ack/dump over libmnl, with sequence checks and extended-ack messages. */
+/* Netlink request/ack/dump, with sequence checks and extended-ack messages. */
 #ifndef ND_NL_H
 #define ND_NL_H
 
 #include <stdint.h>
-#include <libmnl/libmnl.h>
 
+#include "nla.h"
 #include "nodrop.h"
 
 #define ND_NL_BUF_SIZE 32768
@@ -13,7 +13,7 @@
 #define ND_NL_REQ_MAX 4096
 
 struct nd_nl {
-	struct mnl_socket *sk;
+	int fd;			/* -1 when closed */
 	unsigned int portid;
 	uint32_t seq;
 	char *buf;

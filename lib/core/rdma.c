@@ -157,7 +157,8 @@ int nd_rdma_ports_of(const char *ifname, struct nd_rdma_port *ports, size_t max,
 	ret = nd_sys_dir(scan_dev, &s, "/sys/class/infiniband");
 	if (ret && ret != -ENOENT)
 		return ret;
-	if (!s.n) {
+	/* an IPoIB netdev needs a registered IB device: no class directory, no IPoIB */
+	if (!s.n && !ret) {
 		ret = scan_ipoib(&s);
 		if (ret)
 			return ret;

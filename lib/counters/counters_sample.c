@@ -59,6 +59,7 @@ struct port_state {
 	char driver[32], rdma_driver[32];
 	struct nd_ctr_sel sel;
 	bool eth, pause, pma;		/* the sources that gave counters when found out */
+	bool pause_ops;			/* the driver has pause operations (has_pause()) */
 	uint64_t found_ns;
 	struct rule_cache pause_rc, rdma_rc;
 	struct nd_ctr_scratch scratch;
@@ -256,7 +257,8 @@ static int rdma_port(struct port_state *p, struct nd_err *e)
 	return 0;
 }
 
-static void driver_of(struct nd_sampler *s, const char *ifname, char *buf, size_t len)
+/* The netdev's driver; -ENODEV when the kernel has no such device (the ioctl's answer). */
+static int driver_of(struct nd_sampler *s, const char *ifname, char *buf, size_t len)
 {
 	struct ethtool_drvinfo drv = { .cmd = ETHTOOL_GDRVINFO };
 	struct ifreq ifr;
@@ -269,30 +271,29 @@ static void driver_of(struct nd_sampler *s, const char *ifname, char *buf, size_
 		if (!ioctl(s->fd, SIOCETHTOOL, &ifr)) {
 			drv.driver[sizeof(drv.driver) - 1] = '\0';
 			nd_strlcpy(buf, drv.driver, len);
-			return;
+			return 0;
 		}
+		if (errno == ENODEV)
+			return -ENODEV;
+	} else if (!nd_sys_exists("/sys/class/net/%s", ifname)) {
+		return -ENODEV;
 	}
 	if (nd_sys_link_name(buf, len, "/sys/class/net/%s/device/driver", ifname))
 		buf[0] = '\0';
+	return 0;
 }
 
 /*
- * The netlink links: generic netlink for ethtool's pause statistics (and the number of its
- * monitor group) on the first sample; the event sockets on the second, as a one-shot process
- * never reads them. Until they are open no port counts as known, so every sample before finds
- * out again and nothing is missed.
+ * Generic netlink (ethtool's pause statistics, and the number of its monitor group), opened
+ * when first needed: by a port whose driver has pause operations, or by the event sockets. A
+ * one-shot `nodrop counters` of ports without pause (veth, most virtual NICs) never opens it.
  */
-static void links_init(struct nd_sampler *s)
+static bool genl_link(struct nd_sampler *s)
 {
 	struct nd_err ignored = { 0 };
 
 	if (s->genl_state == LINK_UNTRIED) {
 		s->genl_state = LINK_NONE;
-		s->ev_state = LINK_NONE;
-		/* a fixture tree changes behind no kernel's back: every sample finds out again */
-		if (s->rooted)
-			return;
-		s->ev_state = LINK_UNTRIED;
 		if (!nd_nl_open(&s->genl, NETLINK_GENERIC, &ignored)) {
 			if (!nd_ctr_genl_family(&s->genl, ETHTOOL_GENL_NAME, &s->ethtool_family,
 						ETHTOOL_MCGRP_MONITOR_NAME, &s->ethtool_group,
@@ -302,13 +303,41 @@ static void links_init(struct nd_sampler *s)
 				nd_nl_close(&s->genl);
 		}
 	}
-	if (s->ev_state != LINK_UNTRIED || s->calls++ == 0)
+	return s->genl_state == LINK_OK;
+}
+
+/*
+ * The event sockets, on the second sample: a one-shot process never reads them. Until they are
+ * open no port counts as known, so every sample before finds out again and nothing is missed. A
+ * fixture tree changes behind no kernel's back: under one, every sample finds out again.
+ */
+static void links_init(struct nd_sampler *s)
+{
+	if (s->rooted || s->ev_state != LINK_UNTRIED || s->calls++ == 0)
 		return;
 	s->ev_state = LINK_NONE;
+	/* without generic netlink, the link and DCB events still come; ethtool's do not */
+	genl_link(s);
 	if (!nd_ctr_events_open(&s->ev, s->ethtool_group))
 		s->ev_state = LINK_OK;
 	else
 		s->ev.n = 0;
+}
+
+/*
+ * Does the driver have pause operations? The kernel answers ethtool's netlink pause request
+ * with EOPNOTSUPP for a driver without get_pauseparam, as it does this ioctl, which needs no
+ * generic netlink socket. Any other answer leaves it to the netlink request.
+ */
+static bool has_pause(int fd, const char *ifname)
+{
+	struct ethtool_pauseparam pp = { .cmd = ETHTOOL_GPAUSEPARAM };
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	nd_strlcpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name));
+	ifr.ifr_data = (void *)&pp;
+	return ioctl(fd, SIOCETHTOOL, &ifr) == 0 || errno != EOPNOTSUPP;
 }
 
 struct pause_add {
@@ -331,7 +360,7 @@ static int read_pause(struct nd_sampler *s, struct port_state *p, struct nd_ctr_
 	struct pause_add a = { b, &p->pause_rc, 0 };
 	int ret;
 
-	if (s->genl_state != LINK_OK)
+	if (!p->pause_ops || !genl_link(s))
 		return 0;
 	ret = nd_ctr_pause_read(&s->genl, s->ethtool_family, p->ifname, add_pause, &a, e);
 	switch (ret) {
@@ -520,13 +549,14 @@ static int sample_full(struct nd_sampler *s, struct port_state *p, struct nd_sam
 	if (nd_ctr_events_pending(&s->ev))
 		forget_all(s);
 	p->known = false;
-	if (!nd_sys_exists("/sys/class/net/%s", p->ifname))
+	/* the driver info ioctl says whether the device exists (sysfs under a fixture tree) */
+	if (driver_of(s, p->ifname, p->driver, sizeof(p->driver)))
 		return nd_err_set(e, -ENODEV,
 				  "no network device '%s' (see 'ip link' for the names)", p->ifname);
 	ret = rdma_port(p, e);
 	if (ret)
 		return ret;
-	driver_of(s, p->ifname, p->driver, sizeof(p->driver));
+	p->pause_ops = !s->rooted && has_pause(s->fd, p->ifname);
 	p->rdma_driver[0] = '\0';
 	if (p->have_rdma && nd_sys_link_name(p->rdma_driver, sizeof(p->rdma_driver),
 					     "/sys/class/infiniband/%s/device/driver", p->ibdev))

@@ -474,7 +474,7 @@ static double gpu_path_ns(const struct nd_model_params *p)
 
 static void lat_terms(struct nd_model *m, const struct nd_model_params *p)
 {
-	double rtt = p->pcie_rtt_ns, ceiling = fmin(m->tx_gbps, m->rx_gbps), gpu;
+	double rtt = p->pcie_rtt_ns, ceiling = nd_fmin(m->tx_gbps, m->rx_gbps), gpu;
 	unsigned int links = p->switches + 1;
 
 	if (!p->nic_ns)

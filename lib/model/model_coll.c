@@ -82,6 +82,16 @@ static double us(double bytes, double gbs)
 	return gbs > 0 ? bytes / (gbs * 1e3) : 0;
 }
 
+/* ceil(log2(n)) for n >= 1, in integers: the depth of a binary tree over n nodes */
+static unsigned int ceil_log2(uint32_t n)
+{
+	unsigned int k = 0;
+
+	while (k < 32 && (UINT64_C(1) << k) < n)
+		k++;
+	return k;
+}
+
 static void steps(const struct nd_coll_params *p, struct nd_coll_result *r)
 {
 	uint32_t n = p->nodes * p->gpus, N = p->nodes, G = p->gpus;
@@ -89,7 +99,7 @@ static void steps(const struct nd_coll_params *p, struct nd_coll_result *r)
 	switch (p->coll) {
 	case ND_COLL_ALLREDUCE:
 		if (p->algo == ND_ALGO_TREE) {
-			r->inter_steps = 2 * (unsigned int)ceil(log2(N));
+			r->inter_steps = 2 * ceil_log2(N);
 			r->intra_steps = 2 * (G - 1);
 		} else {
 			r->inter_steps = 2 * (N - 1);
@@ -150,7 +160,7 @@ int nd_coll_calc(const struct nd_coll_params *p, struct nd_coll_result *r, struc
 	}
 	steps(p, r);
 	r->intra_limited = t_intra > t_net;
-	r->bw_us = fmax(t_net, t_intra);
+	r->bw_us = nd_fmax(t_net, t_intra);
 	r->lat_us = n > 1 ? p->base_us + r->inter_steps * p->inter_us +
 			    r->intra_steps * p->intra_us : 0;
 	r->time_us = r->bw_us + r->lat_us;

@@ -85,7 +85,7 @@ static int poisson(struct flows *w, const struct nd_sim_workload *wl)
 	for (h = 0; h < s->n_hosts && !ret; h++) {
 		for (t = 0;;) {
 			/* exponential gaps: -ln(1 - u) x mean; 1 - u is never 0 */
-			t += -log(1 - sim_rng_unit(&w->rng)) * gap_ps;
+			t += -nd_log(1 - sim_rng_unit(&w->rng)) * gap_ps;
 			if (t >= (double)s->end)
 				break;
 			/* a cap that left the last hosts idle would skew the load: refuse */

@@ -44,6 +44,7 @@ int main(void)
 	srunner_add_suite(sr, suite_profile());
 	srunner_add_suite(sr, suite_headroom());
 	srunner_add_suite(sr, suite_model());
+	srunner_add_suite(sr, suite_print());
 	srunner_add_suite(sr, suite_sim());
 	srunner_add_suite(sr, suite_sim_scenario());
 	srunner_add_suite(sr, suite_counters());

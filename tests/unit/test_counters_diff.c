@@ -418,18 +418,18 @@ static struct nlmsghdr *rdma_reply(uint16_t cmd)
 	struct nlmsghdr *nlh;
 
 	memset(nlbuf, 0, sizeof(nlbuf));
-	nlh = mnl_nlmsg_put_header(nlbuf);
+	nlh = nd_nlmsg_put_header(nlbuf);
 	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
 	return nlh;
 }
 
 static void hw_entry(struct nlmsghdr *nlh, const char *name, uint64_t value)
 {
-	struct nlattr *e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+	struct nlattr *e = nd_nla_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
 
-	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, name);
-	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, value);
-	mnl_attr_nest_end(nlh, e);
+	nd_nla_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, name);
+	nd_nla_put_u64(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, value);
+	nd_nla_nest_end(nlh, e);
 }
 
 START_TEST(rdma_stat_reply)
@@ -439,15 +439,15 @@ START_TEST(rdma_stat_reply)
 	struct seen s = { 0 };
 	struct nlattr *table;
 
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 3);
-	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
-	table = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	nd_nla_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 3);
+	nd_nla_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
+	nd_nla_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	table = nd_nla_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
 	hw_entry(nlh, "sent_pkts", 12);
 	/* an attribute a later kernel might add inside the table is skipped */
-	mnl_attr_put_u32(nlh, 999, 1);
+	nd_nla_put_u32(nlh, 999, 1);
 	hw_entry(nlh, "rcvd_seq_err", 1ull << 40);
-	mnl_attr_nest_end(nlh, table);
+	nd_nla_nest_end(nlh, table);
 	ck_assert_int_eq(nd_ctr_parse_rdma_stat(nlh, seen_cb, &s, &e), 0);
 	ck_assert_int_eq(s.n, 2);
 	ck_assert_str_eq(s.name[0], "sent_pkts");
@@ -464,34 +464,34 @@ START_TEST(rdma_stat_malformed)
 	struct seen s = { 0 };
 	struct nlattr *table, *entry;
 
-	table = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
-	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
-	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "x");
+	table = nd_nla_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	entry = nd_nla_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+	nd_nla_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "x");
 	/* a 32-bit value where the kernel sends 64 bits */
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, 5);
-	mnl_attr_nest_end(nlh, entry);
-	mnl_attr_nest_end(nlh, table);
+	nd_nla_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, 5);
+	nd_nla_nest_end(nlh, entry);
+	nd_nla_nest_end(nlh, table);
 	ck_assert_int_eq(nd_ctr_parse_rdma_stat(nlh, seen_cb, &s, &e), -EBADMSG);
 	ck_assert_str_eq(e.msg, "malformed RDMA hw counter value");
 	ck_assert_int_eq(s.n, 0);
 
 	nlh = rdma_reply(RDMA_NLDEV_CMD_STAT_GET);
-	table = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
-	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
-	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "x");
-	mnl_attr_nest_end(nlh, entry);
-	mnl_attr_nest_end(nlh, table);
+	table = nd_nla_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	entry = nd_nla_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+	nd_nla_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "x");
+	nd_nla_nest_end(nlh, entry);
+	nd_nla_nest_end(nlh, table);
 	ck_assert_int_eq(nd_ctr_parse_rdma_stat(nlh, seen_cb, &s, &e), -EBADMSG);
 	ck_assert_str_eq(e.msg, "RDMA hw counter entry without name or value");
 
 	/* a name without its NUL */
 	nlh = rdma_reply(RDMA_NLDEV_CMD_STAT_GET);
-	table = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
-	entry = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
-	mnl_attr_put(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, 4, "abcd");
-	mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, 1);
-	mnl_attr_nest_end(nlh, entry);
-	mnl_attr_nest_end(nlh, table);
+	table = nd_nla_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	entry = nd_nla_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+	nd_nla_put(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, 4, "abcd");
+	nd_nla_put_u64(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, 1);
+	nd_nla_nest_end(nlh, entry);
+	nd_nla_nest_end(nlh, table);
 	ck_assert_int_eq(nd_ctr_parse_rdma_stat(nlh, seen_cb, &s, &e), -EBADMSG);
 	ck_assert_int_eq(s.n, 0);
 }
@@ -503,13 +503,13 @@ START_TEST(rdma_dev_reply)
 	uint32_t index = 0;
 	char name[64];
 
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 7);
-	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "mlx5_1");
+	nd_nla_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 7);
+	nd_nla_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "mlx5_1");
 	ck_assert_int_eq(nd_ctr_parse_rdma_dev(nlh, &index, name, sizeof(name)), 0);
 	ck_assert_uint_eq(index, 7);
 	ck_assert_str_eq(name, "mlx5_1");
 	nlh = rdma_reply(RDMA_NLDEV_CMD_GET);
-	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "mlx5_1");
+	nd_nla_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "mlx5_1");
 	ck_assert_int_eq(nd_ctr_parse_rdma_dev(nlh, &index, name, sizeof(name)), -EBADMSG);
 }
 END_TEST
@@ -520,9 +520,9 @@ static struct nlmsghdr *genl_reply(uint16_t family, uint8_t cmd)
 	struct genlmsghdr *g;
 
 	memset(nlbuf, 0, sizeof(nlbuf));
-	nlh = mnl_nlmsg_put_header(nlbuf);
+	nlh = nd_nlmsg_put_header(nlbuf);
 	nlh->nlmsg_type = family;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g = nd_nlmsg_put_extra(nlh, sizeof(*g));
 	g->cmd = cmd;
 	g->version = 1;
 	return nlh;
@@ -535,12 +535,12 @@ START_TEST(pause_reply)
 	struct seen s = { 0 };
 	struct nlattr *st;
 
-	mnl_attr_put_u8(nlh, ETHTOOL_A_PAUSE_RX, 1);
-	st = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_STATS);
-	mnl_attr_put(nlh, ETHTOOL_A_PAUSE_STAT_PAD, 0, nlbuf);
-	mnl_attr_put_u64(nlh, ETHTOOL_A_PAUSE_STAT_TX_FRAMES, 5);
-	mnl_attr_put_u64(nlh, ETHTOOL_A_PAUSE_STAT_RX_FRAMES, 6);
-	mnl_attr_nest_end(nlh, st);
+	nd_nla_put_u8(nlh, ETHTOOL_A_PAUSE_RX, 1);
+	st = nd_nla_nest_start(nlh, ETHTOOL_A_PAUSE_STATS);
+	nd_nla_put(nlh, ETHTOOL_A_PAUSE_STAT_PAD, 0, nlbuf);
+	nd_nla_put_u64(nlh, ETHTOOL_A_PAUSE_STAT_TX_FRAMES, 5);
+	nd_nla_put_u64(nlh, ETHTOOL_A_PAUSE_STAT_RX_FRAMES, 6);
+	nd_nla_nest_end(nlh, st);
 	ck_assert_int_eq(nd_ctr_parse_pause(nlh, seen_cb, &s, &e), 0);
 	ck_assert_int_eq(s.n, 2);
 	ck_assert_str_eq(s.name[0], "tx_pause_frames");
@@ -551,19 +551,19 @@ START_TEST(pause_reply)
 	/* a driver without pause statistics: no nest, nothing */
 	memset(&s, 0, sizeof(s));
 	nlh = genl_reply(21, ETHTOOL_MSG_PAUSE_GET_REPLY);
-	mnl_attr_put_u8(nlh, ETHTOOL_A_PAUSE_RX, 1);
+	nd_nla_put_u8(nlh, ETHTOOL_A_PAUSE_RX, 1);
 	ck_assert_int_eq(nd_ctr_parse_pause(nlh, seen_cb, &s, &e), 0);
 	ck_assert_int_eq(s.n, 0);
 
 	nlh = genl_reply(21, ETHTOOL_MSG_PAUSE_GET_REPLY);
-	st = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_STATS);
-	mnl_attr_put_u16(nlh, ETHTOOL_A_PAUSE_STAT_RX_FRAMES, 6);
-	mnl_attr_nest_end(nlh, st);
+	st = nd_nla_nest_start(nlh, ETHTOOL_A_PAUSE_STATS);
+	nd_nla_put_u16(nlh, ETHTOOL_A_PAUSE_STAT_RX_FRAMES, 6);
+	nd_nla_nest_end(nlh, st);
 	ck_assert_int_eq(nd_ctr_parse_pause(nlh, seen_cb, &s, &e), -EBADMSG);
 
 	/* shorter than its generic netlink header */
 	nlh = genl_reply(21, ETHTOOL_MSG_PAUSE_GET_REPLY);
-	nlh->nlmsg_len = MNL_NLMSG_HDRLEN + 2;
+	nlh->nlmsg_len = ND_NLMSG_HDRLEN + 2;
 	ck_assert_int_eq(nd_ctr_parse_pause(nlh, seen_cb, &s, &e), -EBADMSG);
 }
 END_TEST
@@ -573,12 +573,12 @@ START_TEST(family_reply)
 	struct nlmsghdr *nlh = genl_reply(GENL_ID_CTRL, CTRL_CMD_NEWFAMILY);
 	uint16_t id = 0;
 
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "ethtool");
-	mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, 23);
+	nd_nla_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "ethtool");
+	nd_nla_put_u16(nlh, CTRL_ATTR_FAMILY_ID, 23);
 	ck_assert_int_eq(nd_ctr_parse_family(nlh, &id), 0);
 	ck_assert_uint_eq(id, 23);
 	nlh = genl_reply(GENL_ID_CTRL, CTRL_CMD_NEWFAMILY);
-	mnl_attr_put_u32(nlh, CTRL_ATTR_FAMILY_ID, 23);
+	nd_nla_put_u32(nlh, CTRL_ATTR_FAMILY_ID, 23);
 	ck_assert_int_eq(nd_ctr_parse_family(nlh, &id), -EBADMSG);
 }
 END_TEST

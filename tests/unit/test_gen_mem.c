@@ -5,6 +5,7 @@
  * meet them, RoCE GID choice and link rates.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -5,6 +5,7 @@
  * truncation of a good message must be refused, never read past.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -264,7 +264,7 @@ START_TEST(talk_waits_for_ack)
 	ck_assert_int_eq(nd_nl_open(&nl, NETLINK_ROUTE, &e), 0);
 	for (round = 0; round < 3; round++) {
 		struct nlmsghdr *nlh = nd_nl_msg(&nl, RTM_GETLINK, NLM_F_ACK);
-		struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+		struct ifinfomsg *ifi = nd_nlmsg_put_extra(nlh, sizeof(*ifi));
 
 		ifi->ifi_index = 1;	/* lo */
 		newlinks = 0;
@@ -274,13 +274,108 @@ START_TEST(talk_waits_for_ack)
 	/* a kernel error comes back as its errno with a sentence */
 	{
 		struct nlmsghdr *nlh = nd_nl_msg(&nl, RTM_GETLINK, NLM_F_ACK);
-		struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+		struct ifinfomsg *ifi = nd_nlmsg_put_extra(nlh, sizeof(*ifi));
 
 		ifi->ifi_index = 0x7ffffff0;
 		ck_assert_int_eq(nd_nl_talk(&nl, nlh, count_newlink, NULL, &e), -ENODEV);
 		ck_assert_msg(strstr(e.msg, "No such device"), "%s", e.msg);
 	}
 	nd_nl_close(&nl);
+}
+END_TEST
+
+/*
+ * The attribute helpers (core/nla.h) against the uapi's own layout macros: what is put is laid
+ * out as NLA_HDRLEN/NLA_ALIGN say, walks back the same, each kind is checked as the kernel's
+ * policy types are, and a walk stops at an attribute that runs past its message or nest.
+ */
+START_TEST(attrs_put_walk_check)
+{
+	struct nlmsghdr *nlh = nd_nlmsg_put_header(memset(buf, 0xaa, sizeof(buf)));
+	const struct nlattr *a, *inner;
+	struct nlattr *nest;
+	unsigned int n = 0, sub = 0;
+	uint32_t want;
+
+	nd_nlmsg_put_extra(nlh, 3);	/* a family header of 3 bytes, padded to 4 */
+	ck_assert_uint_eq(nlh->nlmsg_len, NLMSG_HDRLEN + 4);
+	nd_nla_put_u8(nlh, 1, 7);
+	nd_nla_put_u16(nlh, 2, 0x1234);
+	nd_nla_put_u32(nlh, 3, 0xdeadbeef);
+	nd_nla_put_u64(nlh, 4, UINT64_C(0x0102030405060708));
+	nd_nla_put_strz(nlh, 5, "veth0");
+	nest = nd_nla_nest_start(nlh, 6);
+	nd_nla_put_u32(nlh, 1, 9);
+	nd_nla_put(nlh, 2, 0, NULL);
+	nd_nla_nest_end(nlh, nest);
+	want = NLMSG_HDRLEN + 4 + 2 * NLA_ALIGN(NLA_HDRLEN + 1) + NLA_HDRLEN + 4 +
+	       NLA_HDRLEN + 8 + NLA_ALIGN(NLA_HDRLEN + 6) + NLA_HDRLEN + NLA_HDRLEN + 4 +
+	       NLA_HDRLEN;
+	ck_assert_uint_eq(nlh->nlmsg_len, want);
+	ck_assert_uint_eq(nest->nla_type, NLA_F_NESTED | 6);
+	ck_assert_uint_eq(nest->nla_len, 2 * NLA_HDRLEN + 4 + NLA_HDRLEN);
+	/* padding is zeroed, never the buffer's old bytes */
+	ck_assert_uint_eq(((unsigned char *)buf)[NLMSG_HDRLEN + 4 + NLA_HDRLEN + 1], 0);
+	nd_nla_for_each(a, nlh, 3) {
+		n++;
+		switch (nd_nla_type(a)) {
+		case 1:
+			ck_assert(nd_nla_check(a, ND_NLA_U8) && !nd_nla_check(a, ND_NLA_U16));
+			ck_assert_uint_eq(nd_nla_u8(a), 7);
+			break;
+		case 2:
+			ck_assert(nd_nla_check(a, ND_NLA_U16) && !nd_nla_check(a, ND_NLA_U32));
+			ck_assert_uint_eq(nd_nla_u16(a), 0x1234);
+			break;
+		case 3:
+			ck_assert(nd_nla_check(a, ND_NLA_U32) && !nd_nla_check(a, ND_NLA_U64));
+			ck_assert_uint_eq(nd_nla_u32(a), 0xdeadbeef);
+			break;
+		case 4:
+			ck_assert(nd_nla_check(a, ND_NLA_U64) && !nd_nla_check(a, ND_NLA_U32));
+			ck_assert(nd_nla_u64(a) == UINT64_C(0x0102030405060708));
+			break;
+		case 5:
+			ck_assert(nd_nla_check(a, ND_NLA_NUL_STRING) &&
+				  nd_nla_check(a, ND_NLA_STRING));
+			ck_assert_str_eq(nd_nla_str(a), "veth0");
+			break;
+		case 6:
+			ck_assert(nd_nla_check(a, ND_NLA_NESTED));
+			nd_nla_for_each_nested(inner, a) {
+				sub++;
+				ck_assert(nd_nla_type(inner) != 2 ||
+					  (nd_nla_len(inner) == 0 &&
+					   !nd_nla_check(inner, ND_NLA_STRING) &&
+					   !nd_nla_check(inner, ND_NLA_NUL_STRING)));
+			}
+			break;
+		default:
+			ck_abort_msg("attribute type %u", nd_nla_type(a));
+		}
+	}
+	ck_assert_uint_eq(n, 6);
+	ck_assert_uint_eq(sub, 2);
+	/* a string without its NUL, a nest of 2 bytes: refused */
+	nlh = nd_nlmsg_put_header(buf);
+	nd_nla_put(nlh, 1, 3, "abc");
+	nd_nla_put(nlh, 2, 2, "xy");
+	a = nd_nlmsg_attrs(nlh, 0);
+	ck_assert(!nd_nla_check(a, ND_NLA_NUL_STRING) && nd_nla_check(a, ND_NLA_STRING));
+	ck_assert(!nd_nla_check(nd_nla_next(a), ND_NLA_NESTED));
+	/* the second attribute claims more than the message holds: the walk ends before it */
+	((struct nlattr *)nd_nla_next(a))->nla_len = 64;
+	n = 0;
+	nd_nla_for_each(a, nlh, 0)
+		n++;
+	ck_assert_uint_eq(n, 1);
+	/* a message whose length is short of its aligned end bounds the walk by its length */
+	nlh->nlmsg_len -= 1;
+	((struct nlattr *)nd_nla_next(nd_nlmsg_attrs(nlh, 0)))->nla_len = 8;
+	n = 0;
+	nd_nla_for_each(a, nlh, 0)
+		n++;
+	ck_assert_uint_eq(n, 1);
 }
 END_TEST
 
@@ -303,6 +398,7 @@ Suite *suite_nl(void)
 	tcase_add_test(tc, callback_error_stops);
 	tcase_add_test(tc, err_wrap_keeps_reason);
 	tcase_add_test(tc, talk_waits_for_ack);
+	tcase_add_test(tc, attrs_put_walk_check);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,6 +14,7 @@ Suite *suite_lint(void);
 Suite *suite_profile(void);
 Suite *suite_headroom(void);
 Suite *suite_model(void);
+Suite *suite_print(void);
 Suite *suite_sim(void);
 Suite *suite_sim_scenario(void);
 Suite *suite_counters(void);
