@@ -454,10 +454,12 @@ static int counters_run(const struct nd_cli *cli, int argc, char **argv, void *d
 	struct counters_args *a = data;
 	struct nd_sampler *s = NULL;
 	struct nd_sample *smp = NULL;
-	struct devs d = { 0 };
+	struct devs d;
 	struct nd_err e = { 0 };
 	int rc, ret;
 
+	/* the arrays are written before they are read: zeroing 16 KiB costs a one-shot 4 faults */
+	d.n = 0;
 	rc = check_args(cli, a);
 	if (!rc)
 		rc = list_devs(argc, argv, &d);

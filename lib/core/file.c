@@ -31,6 +31,12 @@ static int read_fd(int fd, size_t size_hint, size_t max, char **out, size_t *len
 		got += (size_t)n;
 		if (got > max)
 			break;
+		/*
+		 * All fstat() said, and not the byte more that was asked for: the end, without a
+		 * read to see it (a file that grew gives that byte, a short read goes on).
+		 */
+		if (got == size_hint && got < cap)
+			break;
 		if (got == cap) {
 			cap = cap * 2 < max + 1 ? cap * 2 : max + 1;
 			p = realloc(buf, cap + 1);

@@ -44,6 +44,7 @@ struct nd_ctr_map {
 	char **ibdevs;			/* RDMA device name prefixes */
 	size_t n_ibdevs;
 	bool any;			/* drivers holds "*" */
+	unsigned int sources;		/* ND_CTR_SRC(source) of each source its rules read */
 	struct nd_ctr_rule *rules;
 	size_t n_rules;
 	char *text;			/* lazily opened: the rules' text, until a port selects it */
@@ -69,6 +70,10 @@ void nd_ctr_maps_free(struct nd_ctr_maps *maps);
 /* Where maps are read when nobody says: env, the source tree next to the binary, DATADIR. */
 const char *nd_ctr_maps_dir(char *buf, size_t len);
 
+/* A source as a bit of a set, for a map's sources and a port's. */
+#define ND_CTR_SRC(source)	(1u << (source))
+#define ND_CTR_SRC_ALL		(ND_CTR_SRC(ND_CTR_SOURCES) - 1)
+
 /* The maps that apply to a port, specific ones first, "*" ones last. */
 struct nd_ctr_sel {
 	const struct nd_ctr_map *map[ND_CTR_SEL_MAX];
@@ -77,10 +82,13 @@ struct nd_ctr_sel {
 
 /*
  * Select by the port's driver names (netdev driver, RDMA device's parent driver; NULL or ""
- * entries are skipped) and its RDMA device name (may be NULL).
+ * entries are skipped) and its RDMA device name (may be NULL), among the maps with a rule for
+ * one of @sources (ND_CTR_SRC bits: what the port can be read by): a "*" map of pause and PMA
+ * rules is not even parsed for a port with neither.
  */
 int nd_ctr_select(struct nd_ctr_maps *maps, const char *const *drivers, size_t n_drivers,
-		  const char *ibdev, struct nd_ctr_sel *sel, struct nd_err *e);
+		  const char *ibdev, unsigned int sources, struct nd_ctr_sel *sel,
+		  struct nd_err *e);
 /* The rule that maps @raw from @src, NULL when none does; *@prio is its priority or -1. */
 const struct nd_ctr_rule *nd_ctr_lookup(const struct nd_ctr_sel *sel, enum nd_ctr_source src,
 					const char *raw, int *prio);

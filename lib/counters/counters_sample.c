@@ -543,6 +543,7 @@ static int sample_full(struct nd_sampler *s, struct port_state *p, struct nd_sam
 {
 	const char *drivers[2];
 	struct nd_ctr_sel sel;
+	unsigned int sources;
 	int ret;
 
 	/* what came before this is covered by finding out again, for every port */
@@ -563,7 +564,12 @@ static int sample_full(struct nd_sampler *s, struct port_state *p, struct nd_sam
 		p->rdma_driver[0] = '\0';
 	drivers[0] = p->driver;
 	drivers[1] = p->rdma_driver;
-	ret = nd_ctr_select(&s->maps, drivers, 2, p->have_rdma ? p->ibdev : NULL, &sel, e);
+	/* the sources read_all() reads for this port: a map of none of them is not parsed */
+	sources = (s->rooted ? 0 : ND_CTR_SRC(ND_CTR_ETHTOOL)) |
+		  (p->pause_ops ? ND_CTR_SRC(ND_CTR_PAUSE) : 0) |
+		  (p->have_rdma ? ND_CTR_SRC(ND_CTR_RDMA) | ND_CTR_SRC(ND_CTR_PMA) : 0);
+	ret = nd_ctr_select(&s->maps, drivers, 2, p->have_rdma ? p->ibdev : NULL, sources, &sel,
+			    e);
 	if (ret) {
 		/* a broken map is bad input, as when all were read at the start */
 		if (ret != -ENOMEM && e)

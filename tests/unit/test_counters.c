@@ -236,17 +236,17 @@ START_TEST(maps_open_lazily)
 	ck_assert_msg(!nd_ctr_maps_open(&maps, dir, &e), "%s", e.msg);
 	ck_assert_uint_eq(maps.n, 2);
 	ck_assert_uint_eq(maps.v[0].n_rules + maps.v[1].n_rules, 0);
-	ck_assert_int_eq(nd_ctr_select(&maps, x, 1, NULL, &sel, &e), 0);
+	ck_assert_int_eq(nd_ctr_select(&maps, x, 1, NULL, ND_CTR_SRC_ALL, &sel, &e), 0);
 	ck_assert_uint_eq(sel.n, 1);
 	ck_assert_uint_eq(maps.v[0].n_rules, 1);
 	ck_assert_ptr_null(maps.v[0].text);
 	ck_assert_ptr_nonnull(maps.v[1].text);		/* y's map: not needed, not parsed */
 	ck_assert_ptr_nonnull(nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "a", &prio));
-	ck_assert_int_eq(nd_ctr_select(&maps, y, 1, NULL, &sel, &e), -EINVAL);
+	ck_assert_int_eq(nd_ctr_select(&maps, y, 1, NULL, ND_CTR_SRC_ALL, &sel, &e), -EINVAL);
 	ck_assert_str_eq(strstr(e.msg, "/b.map:"), "/b.map:3: unknown canonical counter 'rx_byte' "
 			 "(nodrop-counters(8) lists them)");
 	/* and again: a broken map stays broken, the same words */
-	ck_assert_int_eq(nd_ctr_select(&maps, y, 1, NULL, &sel, &e), -EINVAL);
+	ck_assert_int_eq(nd_ctr_select(&maps, y, 1, NULL, ND_CTR_SRC_ALL, &sel, &e), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(e.msg, "/b.map:3: unknown canonical counter"));
 	nd_ctr_maps_free(&maps);
 	write_file(b, "# nothing but rules\nethtool b rx_nobuf_discards 64\n");
@@ -258,6 +258,36 @@ START_TEST(maps_open_lazily)
 	ck_assert_ptr_nonnull(strstr(e.msg, "/b.map:1: 'drivers' needs at least one name"));
 	ck_assert_int_eq(nd_ctr_maps_load(&maps, dir, &e), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(e.msg, "/b.map:1: 'drivers' needs at least one name"));
+	/*
+	 * A "*" map is selected for a port only with a source its rules read: one of pause
+	 * rules, broken, is not parsed (and not reported) for a port read by ethtool alone; a
+	 * line that is no source counts as every source, so its error reaches every port.
+	 */
+	write_file(b, "drivers *\npause b rx_byte 64\n");
+	ck_assert_msg(!nd_ctr_maps_open(&maps, dir, &e), "%s", e.msg);
+	ck_assert_uint_eq(maps.v[1].sources, ND_CTR_SRC(ND_CTR_PAUSE));
+	ck_assert_int_eq(nd_ctr_select(&maps, x, 1, NULL, ND_CTR_SRC(ND_CTR_ETHTOOL), &sel, &e),
+			 0);
+	ck_assert_uint_eq(sel.n, 1);
+	ck_assert_ptr_nonnull(maps.v[1].text);
+	ck_assert_int_eq(nd_ctr_select(&maps, x, 1, NULL, ND_CTR_SRC(ND_CTR_ETHTOOL) |
+				       ND_CTR_SRC(ND_CTR_PAUSE), &sel, &e), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "/b.map:2: unknown canonical counter 'rx_byte'"));
+	nd_ctr_maps_free(&maps);
+	write_file(b, "drivers *\n pma b ib_xmit_wait 32 # the PMA\nrxpause b rx_byte 64\n");
+	ck_assert_msg(!nd_ctr_maps_open(&maps, dir, &e), "%s", e.msg);
+	ck_assert_uint_eq(maps.v[1].sources, ND_CTR_SRC_ALL);
+	ck_assert_int_eq(nd_ctr_select(&maps, x, 1, NULL, ND_CTR_SRC(ND_CTR_ETHTOOL), &sel, &e),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "/b.map:3: unknown source or keyword 'rxpause'"));
+	nd_ctr_maps_free(&maps);
+	/* a map of no rule is parsed for any port it applies to, and says so */
+	write_file(b, "drivers *\n# nothing else\n");
+	ck_assert_msg(!nd_ctr_maps_open(&maps, dir, &e), "%s", e.msg);
+	ck_assert_int_eq(nd_ctr_select(&maps, x, 1, NULL, ND_CTR_SRC(ND_CTR_RDMA), &sel, &e),
+			 -EINVAL);
+	ck_assert_ptr_nonnull(strstr(e.msg, "/b.map:1: no rule"));
+	nd_ctr_maps_free(&maps);
 	unlink(a);
 	unlink(b);
 	rmdir(dir);
@@ -315,7 +345,8 @@ static void select_for(const char *driver, const char *ibdev, struct nd_ctr_sel 
 	const char *drivers[1] = { driver };
 	struct nd_err e = { 0 };
 
-	ck_assert_msg(!nd_ctr_select(&shipped, drivers, 1, ibdev, sel, &e), "%s", e.msg);
+	ck_assert_msg(!nd_ctr_select(&shipped, drivers, 1, ibdev, ND_CTR_SRC_ALL, sel, &e), "%s",
+		      e.msg);
 }
 
 static bool selected(const struct nd_ctr_sel *sel, const char *file)

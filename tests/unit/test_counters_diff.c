@@ -313,7 +313,7 @@ static void build(struct nd_sample *smp, const char *const *names, const uint64_
 	size_t i;
 
 	ck_assert_int_eq(nd_ctr_map_parse(&maps, "t.map", build_map, &e), 0);
-	ck_assert_int_eq(nd_ctr_select(&maps, drivers, 1, NULL, &sel, &e), 0);
+	ck_assert_int_eq(nd_ctr_select(&maps, drivers, 1, NULL, ND_CTR_SRC_ALL, &sel, &e), 0);
 	memset(smp, 0, sizeof(*smp));
 	ck_assert_int_eq(nd_ctr_build_start(&b, smp, &sel, NULL), 0);
 	for (i = 0; i < n; i++)
