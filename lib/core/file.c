@@ -59,7 +59,8 @@ static int read_fd(int fd, size_t size_hint, size_t max, char **out, size_t *len
 	return 0;
 }
 
-int nd_file_read(const char *path, size_t max, char **out, size_t *len, struct stat *st)
+int nd_file_readat(int dirfd, const char *path, size_t max, char **out, size_t *len,
+		   struct stat *st)
 {
 	struct stat own;
 	int fd, ret;
@@ -67,7 +68,7 @@ int nd_file_read(const char *path, size_t max, char **out, size_t *len, struct s
 	if (!st)
 		st = &own;
 	/* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, st) < 0)
@@ -80,4 +81,9 @@ int nd_file_read(const char *path, size_t max, char **out, size_t *len, struct s
 		ret = read_fd(fd, (size_t)st->st_size, max, out, len);
 	close(fd);
 	return ret;
+}
+
+int nd_file_read(const char *path, size_t max, char **out, size_t *len, struct stat *st)
+{
+	return nd_file_readat(AT_FDCWD, path, max, out, len, st);
 }

@@ -77,6 +77,9 @@ struct stat;
  * read's -errno. Callers name the file and say what to do.
  */
 int nd_file_read(const char *path, size_t max, char **out, size_t *len, struct stat *st);
+/* The same, @path relative to the directory @dirfd (AT_FDCWD: as nd_file_read()). */
+int nd_file_readat(int dirfd, const char *path, size_t max, char **out, size_t *len,
+		   struct stat *st);
 
 /* Copy @src into @dst of @size bytes, always terminated; returns strlen(@src) like BSD strlcpy. */
 size_t nd_strlcpy(char *dst, const char *src, size_t size);

@@ -394,10 +394,11 @@ int nd_ctr_map_parse(struct nd_ctr_maps *maps, const char *file, const char *tex
 	return map_add(maps, file, (char *)text, false, e);
 }
 
-static int read_file(const char *path, char **out, struct nd_err *e)
+/* @name in the directory @dirfd, named @path in errors. */
+static int read_file(int dirfd, const char *name, const char *path, char **out, struct nd_err *e)
 {
 	size_t len;
-	int ret = nd_file_read(path, MAP_FILE_MAX, out, &len, NULL);
+	int ret = nd_file_readat(dirfd, name, MAP_FILE_MAX, out, &len, NULL);
 
 	if (ret == -E2BIG)
 		return nd_err_set(e, -EFBIG, "%s: larger than 1 MiB: not a counter map", path);
@@ -425,22 +426,22 @@ static bool is_map(const char *name)
 }
 
 /* Names of the *.map files in @dir, sorted. */
-static int list_maps(const char *dir, char ***names, size_t *n, struct nd_err *e)
+/* Names of the *.map files in @dir, sorted; *@d stays open for reading them. */
+static int list_maps(const char *dir, DIR **d, char ***names, size_t *n, struct nd_err *e)
 {
 	struct dirent *de;
-	DIR *d = opendir(dir);
 	int ret = 0;
 
 	*names = NULL;
 	*n = 0;
-	if (!d)
+	*d = opendir(dir);
+	if (!*d)
 		return nd_err_set(e, -errno, "cannot read counter maps in %s: %s; set "
 				  "NODROP_COUNTER_MAPS or --maps to the directory of *.map files",
 				  dir, strerror(errno));
-	while ((de = readdir(d)) && !ret)
+	while ((de = readdir(*d)) && !ret)
 		if (is_map(de->d_name) && nd_strv_push(names, n, de->d_name))
 			ret = nd_err_set(e, -ENOMEM, "out of memory listing %s", dir);
-	closedir(d);
 	if (!ret && *n)
 		qsort(*names, *n, sizeof(**names), name_cmp);
 	return ret;
@@ -449,17 +450,19 @@ static int list_maps(const char *dir, char ***names, size_t *n, struct nd_err *e
 static int maps_read(struct nd_ctr_maps *maps, const char *dir, bool lazy, struct nd_err *e)
 {
 	char path[PATH_MAX], **names;
+	DIR *d = NULL;
 	size_t n, i;
 	int ret;
 
 	memset(maps, 0, sizeof(*maps));
-	ret = list_maps(dir, &names, &n, e);
+	ret = list_maps(dir, &d, &names, &n, e);
 	for (i = 0; i < n && !ret; i++) {
 		char *text = NULL;
 		size_t had = maps->n;
 
+		/* opened by name in the directory: no walk of its whole path per map */
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		ret = read_file(path, &text, e);
+		ret = read_file(dirfd(d), names[i], path, &text, e);
 		if (!ret)
 			ret = map_add(maps, path, text, lazy, e);
 		/* a lazy map keeps its text; every other path frees it */
@@ -473,6 +476,8 @@ static int maps_read(struct nd_ctr_maps *maps, const char *dir, bool lazy, struc
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	if (d)
+		closedir(d);
 	if (ret)
 		nd_ctr_maps_free(maps);
 	return ret;
