@@ -198,6 +198,9 @@ static int ping(struct nd_engine *en, struct nd_qp *q, uint64_t now)
 
 	q->lat_mark = next_mark(q);
 	q->probe_t = now;
+	/* the stamp before the post, as perftest's */
+	if (en->tsc_ns)
+		q->probe_tsc = nd_tsc_read(&q->probe_cpu);
 	ret = send_probe(en, q);
 	if (ret)
 		return nd_err_set(&en->err, ret, "flow %u: sending a probe failed: %s",
@@ -207,9 +210,23 @@ static int ping(struct nd_engine *en, struct nd_qp *q, uint64_t now)
 }
 
 /* The pinger's probe came back: half the round trip, as perftest reports latency. */
+/*
+ * @now is the clock when the answer was seen; on the counter (tsc_ns), the round's clock, and
+ * the counter is read here. A round trip that began on another CPU is not timed by this one's
+ * counter: the clock then, which gives it a round too long, never too short.
+ */
 static void probe_back(struct nd_engine *en, struct nd_qp *q, uint64_t now)
 {
-	nd_hist_add(&en->res->probe, (now - q->probe_t) / 2);
+	uint64_t rtt = now - q->probe_t, t;
+	uint32_t cpu;
+
+	if (en->tsc_ns) {
+		t = nd_tsc_read(&cpu);
+		rtt = cpu == q->probe_cpu && t > q->probe_tsc ?
+		      (uint64_t)((double)(t - q->probe_tsc) * en->tsc_ns) :
+		      nd_gen_now_ns() - q->probe_t;
+	}
+	nd_hist_add(&en->res->probe, rtt / 2);
 	q->probe_busy = false;
 	q->probe_next = en->job->latency ? now : now + en->job->probe_interval_us * 1000ull;
 	q->done++;
@@ -301,7 +318,7 @@ static int lat_poll(struct nd_engine *en)
 		if (!q->probe || !q->connected || !lat_landed(en, q))
 			continue;
 		if (q->active) {
-			now = nd_gen_now_ns();
+			now = en->tsc_ns ? en->now : nd_gen_now_ns();
 			probe_back(en, q, now);
 			ret = ping_again(en, q, now);
 		} else {
@@ -388,8 +405,12 @@ int nd_poll_cq(struct nd_engine *en)
 	 * free in a guest, and it would sit in every SEND latency round trip.
 	 */
 	for (i = 0, now = 0; i < n && !now; i++)
-		if (ND_WR_KIND(wc[i].wr_id) != ND_WR_PROBE_SEND)
+		if (ND_WR_KIND(wc[i].wr_id) != ND_WR_PROBE_SEND &&
+		    (!en->tsc_ns || ND_WR_KIND(wc[i].wr_id) != ND_WR_PROBE_RECV))
 			now = nd_gen_now_ns();
+	/* probes on the counter take their own time (probe_back()) */
+	if (!now)
+		now = en->now;
 	for (i = 0; i < n; i++) {
 		ret = on_wc(en, &wc[i], now);
 		if (ret < 0)

@@ -186,6 +186,8 @@ struct nd_qp {
 	/* probes (done: their round trips, with --latency) */
 	bool probe_busy;
 	uint64_t probe_t, probe_next;
+	uint64_t probe_tsc;		/* --latency on the counter (gen_tsc.c): when sent, */
+	uint32_t probe_cpu;		/* and by which CPU */
 	uint8_t lat_mark;		/* WRITE latency: the last byte of the probe in flight */
 	uint32_t lat_posted;
 };
@@ -201,6 +203,8 @@ struct nd_flow_rt {
 
 struct nd_engine {
 	const struct nd_stress_job *job;
+	double tsc_ns;			/* --latency timed by the counter: ns a tick; 0: the clock */
+	uint64_t now;			/* the engine round's clock reading */
 	const struct nd_stress_local *local;
 	uint32_t inline_max;		/* local->inline_max with ND_INLINE_AUTO resolved */
 	const struct nd_gen_plan *plan;
@@ -222,6 +226,7 @@ struct nd_engine {
 	bool posting_done;		/* every QP this rank drives posted all it will */
 	uint64_t spin_ns;		/* idle: poll this long before sleeping on events */
 	uint64_t idle_since;
+	unsigned int clockless;		/* --latency: rounds left without a clock read */
 	uint64_t rng;
 	double *cum;			/* size distribution: cumulative weights */
 	struct ibv_send_wr *wr;		/* cq_mod work requests and their SGEs */
@@ -267,6 +272,14 @@ int nd_post_all(struct nd_engine *en, uint64_t now);
 int nd_poll_cq(struct nd_engine *en);
 /* Send the next latency probe where one is due. */
 int nd_probe_tick(struct nd_engine *en, uint64_t now);
+
+/*
+ * gen_tsc.c: --latency's counter: ns per tick, or 0 where the kernel's clock is cheap or the
+ * counter cannot be used; nd_tsc_calibrate() measures the rate whatever the clock costs.
+ */
+double nd_tsc_ns_per_tick(void);
+double nd_tsc_calibrate(void);
+uint64_t nd_tsc_read(uint32_t *cpu);
 /* Buffers, rings and per-flow state for the QPs laid out; sizes the results' steps. */
 int nd_engine_init(struct nd_engine *en, struct nd_err *e);
 /* Move what the flows measured into the rank's results. */
