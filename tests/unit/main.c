@@ -24,6 +24,23 @@ void unit_use_fixture(const char *name)
 	nd_sysroot_reset();
 }
 
+char *unit_read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long len;
+
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)len + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(fread(buf, 1, (size_t)len, f), len);
+	fclose(f);
+	return buf;
+}
+
 void unit_no_root(void)
 {
 	unsetenv("NODROP_SYSROOT");

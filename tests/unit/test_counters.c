@@ -80,18 +80,9 @@ START_TEST(man_page_lists_every_name)
 	const struct nd_counter_info *v;
 	char path[PATH_MAX], want[160], *man;
 	size_t n, i;
-	long len;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/../../man/nodrop-counters.8", unit_fixtures());
-	f = fopen(path, "r");
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	man = calloc(1, (size_t)len + 1);
-	ck_assert_int_eq(fread(man, 1, (size_t)len, f), len);
-	fclose(f);
+	man = unit_read_file(path);
 	v = nd_counter_infos(&n);
 	for (i = 0; i < n; i++) {
 		snprintf(want, sizeof(want), "\n.BR %s \" (%s%s", v[i].name,

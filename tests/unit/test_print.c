@@ -188,22 +188,12 @@ static void capture_start(void)
 
 static char *capture_end(void)
 {
-	FILE *f;
 	char *buf;
-	long len;
 
 	fflush(stdout);
 	ck_assert_int_ge(dup2(cap_saved, STDOUT_FILENO), 0);
 	close(cap_saved);
-	f = fopen(cap_path, "r");
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)len + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(fread(buf, 1, (size_t)len, f), len);
-	fclose(f);
+	buf = unit_read_file(cap_path);
 	unlink(cap_path);
 	return buf;
 }

@@ -34,5 +34,7 @@ const char *unit_fixtures(void);
 /* Point the rooted accessor at fixture tree @name (NODROP_SYSROOT), or back at the real root. */
 void unit_use_fixture(const char *name);
 void unit_no_root(void);
+/* The whole file @path, NUL-terminated (the test fails if it cannot be read); free() it. */
+char *unit_read_file(const char *path);
 
 #endif
