@@ -186,7 +186,7 @@ static double decade(double x, bool up)
 	double d;
 
 	/* the estimate may be one off where @x is within rounding of a power of ten */
-	while ((d = pow10i(k)) > x)
+	while (pow10i(k) > x)
 		k--;
 	while (pow10i(k + 1) <= x)
 		k++;

@@ -160,6 +160,9 @@ int nd_ctr_rdma_index(struct nd_nl *nl, const char *ibdev, uint32_t *index, stru
 int nd_ctr_rdma_stat(struct nd_nl *nl, uint32_t index, unsigned int port, nd_ctr_raw_fn fn,
 		     void *data, struct nd_err *e);
 
+/* One SIOCETHTOOL request (@data starts with its ETHTOOL_* command) on @ifname; 0 or -errno. */
+int nd_ctr_ethtool_ioctl(int fd, const char *ifname, void *data);
+
 /* ethtool ioctl: the driver's statistics string set and values, consistent with each other. */
 struct nd_ctr_ethtool;
 struct nd_ctr_ethtool *nd_ctr_ethtool_new(void);

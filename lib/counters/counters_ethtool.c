@@ -54,7 +54,7 @@ void nd_ctr_ethtool_free(struct nd_ctr_ethtool *et)
 	free(et);
 }
 
-static int eth_ioctl(int fd, const char *ifname, void *data)
+int nd_ctr_ethtool_ioctl(int fd, const char *ifname, void *data)
 {
 	struct ifreq ifr;
 
@@ -76,7 +76,7 @@ static int stats_count(int fd, const char *ifname, size_t *n)
 	memset(&req, 0, sizeof(req));
 	req.info.cmd = ETHTOOL_GSSET_INFO;
 	req.info.sset_mask = UINT64_C(1) << ETH_SS_STATS;
-	ret = eth_ioctl(fd, ifname, &req);
+	ret = nd_ctr_ethtool_ioctl(fd, ifname, &req);
 	if (!ret) {
 		*n = req.info.sset_mask & (UINT64_C(1) << ETH_SS_STATS) ? req.info.data[0] : 0;
 		return 0;
@@ -84,7 +84,7 @@ static int stats_count(int fd, const char *ifname, size_t *n)
 	if (ret != -EOPNOTSUPP)
 		return ret;
 	/* drivers from before string-set info report the count in the driver info */
-	ret = eth_ioctl(fd, ifname, &drv);
+	ret = nd_ctr_ethtool_ioctl(fd, ifname, &drv);
 	if (!ret)
 		*n = drv.n_stats;
 	return ret;
@@ -119,7 +119,7 @@ static int read_strings(struct nd_ctr_ethtool *et, int fd, const char *ifname, s
 	et->gs->cmd = ETHTOOL_GSTRINGS;
 	et->gs->string_set = ETH_SS_STATS;
 	et->gs->len = (uint32_t)n;
-	return eth_ioctl(fd, ifname, et->gs);
+	return nd_ctr_ethtool_ioctl(fd, ifname, et->gs);
 }
 
 /* Keep the string set just read as the current one; the mapping must be redone. */
@@ -165,7 +165,7 @@ static int read_once(struct nd_ctr_ethtool *et, int fd, const char *ifname, size
 	memset(et->st, 0, sizeof(*et->st) + *n * sizeof(uint64_t));
 	et->st->cmd = ETHTOOL_GSTATS;
 	et->st->n_stats = (uint32_t)*n;
-	ret = eth_ioctl(fd, ifname, et->st);
+	ret = nd_ctr_ethtool_ioctl(fd, ifname, et->st);
 	if (ret)
 		return ret;
 	if (et->st->n_stats != *n)
@@ -261,7 +261,7 @@ int nd_ctr_ethtool_values(struct nd_ctr_ethtool *et, int fd, const char *ifname,
 	memset(et->st, 0, sizeof(*et->st) + et->n * sizeof(uint64_t));
 	et->st->cmd = ETHTOOL_GSTATS;
 	et->st->n_stats = (uint32_t)et->n;
-	ret = eth_ioctl(fd, ifname, et->st);
+	ret = nd_ctr_ethtool_ioctl(fd, ifname, et->st);
 	if (ret)
 		return ret;
 	/* the kernel wrote as many values as the driver has now: another set */

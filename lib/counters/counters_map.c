@@ -425,7 +425,6 @@ static bool is_map(const char *name)
 	return len > 4 && name[0] != '.' && !strcmp(name + len - 4, ".map");
 }
 
-/* Names of the *.map files in @dir, sorted. */
 /* Names of the *.map files in @dir, sorted; *@d stays open for reading them. */
 static int list_maps(const char *dir, DIR **d, char ***names, size_t *n, struct nd_err *e)
 {

@@ -20,14 +20,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <linux/ethtool.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
-#include <linux/sockios.h>
-#include <net/if.h>
 
 #include "counters.h"
 
@@ -261,20 +258,18 @@ static int rdma_port(struct port_state *p, struct nd_err *e)
 static int driver_of(struct nd_sampler *s, const char *ifname, char *buf, size_t len)
 {
 	struct ethtool_drvinfo drv = { .cmd = ETHTOOL_GDRVINFO };
-	struct ifreq ifr;
+	int ret;
 
 	buf[0] = '\0';
 	if (!s->rooted) {
-		memset(&ifr, 0, sizeof(ifr));
-		nd_strlcpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name));
-		ifr.ifr_data = (void *)&drv;
-		if (!ioctl(s->fd, SIOCETHTOOL, &ifr)) {
+		ret = nd_ctr_ethtool_ioctl(s->fd, ifname, &drv);
+		if (!ret) {
 			drv.driver[sizeof(drv.driver) - 1] = '\0';
 			nd_strlcpy(buf, drv.driver, len);
 			return 0;
 		}
-		if (errno == ENODEV)
-			return -ENODEV;
+		if (ret == -ENODEV)
+			return ret;
 	} else if (!nd_sys_exists("/sys/class/net/%s", ifname)) {
 		return -ENODEV;
 	}
@@ -332,12 +327,8 @@ static void links_init(struct nd_sampler *s)
 static bool has_pause(int fd, const char *ifname)
 {
 	struct ethtool_pauseparam pp = { .cmd = ETHTOOL_GPAUSEPARAM };
-	struct ifreq ifr;
 
-	memset(&ifr, 0, sizeof(ifr));
-	nd_strlcpy(ifr.ifr_name, ifname, sizeof(ifr.ifr_name));
-	ifr.ifr_data = (void *)&pp;
-	return ioctl(fd, SIOCETHTOOL, &ifr) == 0 || errno != EOPNOTSUPP;
+	return nd_ctr_ethtool_ioctl(fd, ifname, &pp) != -EOPNOTSUPP;
 }
 
 struct pause_add {

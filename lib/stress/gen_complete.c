@@ -209,10 +209,10 @@ static int ping(struct nd_engine *en, struct nd_qp *q, uint64_t now)
 	return 0;
 }
 
-/* The pinger's probe came back: half the round trip, as perftest reports latency. */
 /*
- * @now is the clock when the answer was seen; on the counter (tsc_ns), the round's clock, and
- * the counter is read here. A round trip that began on another CPU is not timed by this one's
+ * The pinger's probe came back: half the round trip, as perftest reports latency. @now is the
+ * clock when the answer was seen; on the counter (tsc_ns), the round's clock, and the counter
+ * is read here. A round trip that began on another CPU is not timed by this one's
  * counter: the clock then, which gives it a round too long, never too short.
  */
 static void probe_back(struct nd_engine *en, struct nd_qp *q, uint64_t now)

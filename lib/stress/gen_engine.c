@@ -209,9 +209,9 @@ static void step(struct nd_engine *en, uint64_t now, bool post)
 		en->idle_since = 0;
 		if (en->tsc_ns)
 			en->clockless = LAT_CLOCKLESS_ROUNDS;
-	}
-	else
+	} else {
 		idle(en, now);
+	}
 }
 
 /*

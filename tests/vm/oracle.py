@@ -772,7 +772,9 @@ def main():
 		if (i + 1) % 25 == 0:
 			print(f'# {i + 1} cases, {time.time() - t0:.0f} s, {run.failed} failed', flush=True)
 	run.case = 'end'
-	run.check(snap(ports[2]) == bystander, 'the port no apply was given is untouched')
+	now = snap(ports[2])
+	run.check(now == bystander, 'the port no apply was given is untouched',
+		  '; '.join(f'{k}: {bystander[k]!r} -> {now[k]!r}' for k in now if now[k] != bystander[k]))
 	s = run.stats
 	print(f'oracle: seed {args.seed}: {s["cases"]} cases ({s["faults"]} fault points, '
 	      f'{s["kills"]} kills, {s["concurrent"]} concurrent pairs, {s["perturbed"]} '
