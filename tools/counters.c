@@ -144,24 +144,18 @@ static int list_devs(int argc, char **argv, struct devs *d)
 	return 0;
 }
 
-/* One sample per port; on failure all are freed and the exit code returned. */
+/* One sample per port; on failure none is kept and the exit code returned. */
 static int sample_all(struct nd_sampler *s, const struct devs *d, struct nd_sample *smp)
 {
 	struct nd_err e = { 0 };
-	size_t i, j;
 	int ret;
 
-	for (i = 0; i < d->n; i++) {
-		ret = nd_sample_port(s, d->name[i], &smp[i], &e);
-		if (ret) {
-			fprintf(stderr, "nodrop counters: %s\n", e.msg);
-			for (j = 0; j < i; j++)
-				nd_sample_free(&smp[j]);
-			/* no such port, or a broken map its driver needs: the user's to fix */
-			return nd_cli_exit_code(ret == -ENODEV || ret == -EINVAL ? ret : -EIO);
-		}
-	}
-	return 0;
+	ret = nd_sample_ports(s, (const char *const *)d->name, d->n, smp, &e);
+	if (!ret)
+		return 0;
+	fprintf(stderr, "nodrop counters: %s\n", e.msg);
+	/* no such port, or a broken map its driver needs: the user's to fix */
+	return nd_cli_exit_code(ret == -ENODEV || ret == -EINVAL ? ret : -EIO);
 }
 
 static void free_samples(struct nd_sample *smp, size_t n)

@@ -75,6 +75,13 @@ void nd_sampler_free(struct nd_sampler *s);
 /* Take one sample of @ifname (its ethtool counters, pause stats, RDMA and PMA counters). */
 int nd_sample_port(struct nd_sampler *s, const char *ifname, struct nd_sample *out,
 		   struct nd_err *e);
+/*
+ * One sample of each of @n ports into @out[0..n-1], as nd_sample_port() each; a watch of many
+ * ports pays less (the sampler's event sockets are looked at once for all). On failure none is
+ * kept and @e names the port.
+ */
+int nd_sample_ports(struct nd_sampler *s, const char *const *ifnames, size_t n,
+		    struct nd_sample *out, struct nd_err *e);
 void nd_sample_free(struct nd_sample *smp);
 /*
  * The counter @name (canonical or raw) for @prio (-1: not per priority), NULL when absent. A

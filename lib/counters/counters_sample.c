@@ -85,7 +85,7 @@ struct nd_sampler {
 	struct nd_ctr_events ev;	/* n == 0: none, every sample finds out again */
 	enum link_state ev_state;
 	uint32_t ethtool_group;		/* ethtool's monitor group, 0 when unknown */
-	unsigned long calls;		/* nd_sample_port() calls so far */
+	unsigned long calls;		/* nd_sample_ports() calls so far */
 	struct port_state *ports;
 };
 
@@ -601,31 +601,87 @@ static int read_known(struct nd_sampler *s, struct port_state *p, struct nd_ctr_
 	return ret;
 }
 
-int nd_sample_port(struct nd_sampler *s, const char *ifname, struct nd_sample *out,
-		   struct nd_err *e)
+static void free_samples(struct nd_sample *out, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		nd_sample_free(&out[i]);
+		memset(&out[i], 0, sizeof(out[i]));
+	}
+}
+
+/*
+ * One pass over the ports: a known one by its reads alone, any other found out. *@at: the port
+ * it stopped at. -ESTALE: an event came after some port was read by its reads alone (what
+ * sample_full() would have taken in before finding the next one out).
+ */
+static int sample_pass(struct nd_sampler *s, const char *const *ifnames, size_t n,
+		       struct nd_sample *out, size_t *at, bool *fast, struct nd_err *e)
 {
 	struct nd_err ignored = { 0 };
 	struct port_state *p;
+	struct nd_sample *o;
 	int ret;
 
-	memset(out, 0, sizeof(*out));
-	if (!good_ifname(ifname))
-		return nd_err_set(e, -ENODEV,
-				  "no network device '%s' (see 'ip link' for the names)", ifname);
-	p = port_state(s, ifname);
-	if (!p)
-		return nd_err_set(e, -ENOMEM, "out of memory");
-	links_init(s);
-	if (p->known && (p->have_rdma || now_ns() - p->found_ns < RDMA_RESCAN_NS)) {
-		ret = take(s, p, out, read_known, &ignored);
-		if (!ret && !nd_ctr_events_pending(&s->ev))
-			return 0;
-		/* an event came (about any port: what it says is not read); a failed read is
-		 * @p's alone, and sample_full() finds @p out again anyway */
-		if (!ret)
-			forget_all(s);
-		nd_sample_free(out);
-		memset(out, 0, sizeof(*out));
+	*fast = false;
+	for (*at = 0; *at < n; (*at)++) {
+		o = &out[*at];
+		memset(o, 0, sizeof(*o));
+		if (!good_ifname(ifnames[*at]))
+			return nd_err_set(e, -ENODEV, "no network device '%s' (see 'ip link' for "
+					  "the names)", ifnames[*at]);
+		p = port_state(s, ifnames[*at]);
+		if (!p)
+			return nd_err_set(e, -ENOMEM, "out of memory");
+		if (p->known && (p->have_rdma || now_ns() - p->found_ns < RDMA_RESCAN_NS)) {
+			ret = take(s, p, o, read_known, &ignored);
+			if (!ret) {
+				*fast = true;
+				continue;
+			}
+			/* a failed read is @p's alone: it is found out again */
+			nd_sample_free(o);
+			memset(o, 0, sizeof(*o));
+		}
+		if (*fast && nd_ctr_events_pending(&s->ev))
+			return -ESTALE;
+		ret = sample_full(s, p, o, e);
+		if (ret)
+			return ret;
 	}
-	return sample_full(s, p, out, e);
+	return 0;
+}
+
+/*
+ * The event sockets are looked at once, after all the reads: a watch of many ports pays one
+ * system call per round for them, not one per port.
+ */
+int nd_sample_ports(struct nd_sampler *s, const char *const *ifnames, size_t n,
+		    struct nd_sample *out, struct nd_err *e)
+{
+	bool fast;
+	size_t at;
+	int ret;
+
+	links_init(s);
+	ret = sample_pass(s, ifnames, n, out, &at, &fast, e);
+	/*
+	 * An event came (about any port: what it says is not read): values read by the reads
+	 * alone may be of a port that changed, so every port is found out again.
+	 */
+	if (ret == -ESTALE || (!ret && fast && nd_ctr_events_pending(&s->ev))) {
+		free_samples(out, ret ? at : n);
+		forget_all(s);
+		ret = sample_pass(s, ifnames, n, out, &at, &fast, e);
+	}
+	if (ret)
+		free_samples(out, at);
+	return ret;
+}
+
+int nd_sample_port(struct nd_sampler *s, const char *ifname, struct nd_sample *out,
+		   struct nd_err *e)
+{
+	return nd_sample_ports(s, &ifname, 1, out, e);
 }

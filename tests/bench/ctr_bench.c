@@ -33,32 +33,31 @@ static double wall_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* Sample every port once, diff against @last, keep the new samples as @last. */
+/* Sample every port once (one batch, as a watch does), diff against @last, keep them. */
 static int round_once(struct nd_sampler *s, char **dev, int n, struct nd_sample *last,
-		      struct nd_err *e)
+		      struct nd_sample *now, struct nd_err *e)
 {
-	struct nd_sample now;
 	struct nd_delta *d;
 	size_t nd;
 	int i;
 
+	if (nd_sample_ports(s, (const char *const *)dev, (size_t)n, now, e))
+		return -1;
 	for (i = 0; i < n; i++) {
-		if (nd_sample_port(s, dev[i], &now, e))
-			return -1;
 		if (last[i].t_ns) {
-			if (nd_sample_diff(&last[i], &now, &d, &nd, e))
+			if (nd_sample_diff(&last[i], &now[i], &d, &nd, e))
 				return -1;
 			free(d);
 		}
 		nd_sample_free(&last[i]);
-		last[i] = now;
+		last[i] = now[i];
 	}
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct nd_sample *last;
+	struct nd_sample *last, *now;
 	struct nd_sampler *s;
 	struct nd_err e = { 0 };
 	struct timespec at;
@@ -74,19 +73,20 @@ int main(int argc, char **argv)
 	secs = atof(argv[2]);
 	n = argc - 3;
 	last = calloc((size_t)n, sizeof(*last));
-	if (!last || hz < 0 || secs <= 0 || nd_sampler_new(&s, NULL, &e)) {
+	now = calloc((size_t)n, sizeof(*now));
+	if (!last || !now || hz < 0 || secs <= 0 || nd_sampler_new(&s, NULL, &e)) {
 		fprintf(stderr, "ctr_bench: %s\n", e.msg[0] ? e.msg : "bad arguments");
 		return 2;
 	}
 	/* the first round finds every port out; the measurement starts after it */
-	if (round_once(s, argv + 3, n, last, &e))
+	if (round_once(s, argv + 3, n, last, now, &e))
 		goto fail;
 	rounds = hz > 0 ? (long)(hz * secs) : LONG_MAX;
 	clock_gettime(CLOCK_MONOTONIC, &at);
 	c0 = cpu_s();
 	w0 = wall_s();
 	for (k = 1; k <= rounds; k++) {
-		if (round_once(s, argv + 3, n, last, &e))
+		if (round_once(s, argv + 3, n, last, now, &e))
 			goto fail;
 		if (!(hz > 0)) {
 			if (wall_s() - w0 >= secs)
@@ -118,6 +118,7 @@ out:
 	for (i = 0; i < n; i++)
 		nd_sample_free(&last[i]);
 	free(last);
+	free(now);
 	nd_sampler_free(s);
 	return ret;
 }

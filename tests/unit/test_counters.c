@@ -738,6 +738,38 @@ START_TEST(unknown_device)
 }
 END_TEST
 
+/* A batch is each port's sample; a bad port anywhere fails it whole, with its name. */
+START_TEST(sample_batch)
+{
+	const char *two[] = { "veth0", "veth0" }, *bad[] = { "veth0", "eth9" };
+	struct nd_sample one, smp[2];
+	struct nd_sampler *s;
+	struct nd_err e = { 0 };
+	size_t i, k;
+
+	unit_counter_root("ctr-rxe");
+	ck_assert_int_eq(nd_sampler_new(&s, unit_counter_maps(), &e), 0);
+	ck_assert_msg(!nd_sample_port(s, "veth0", &one, &e), "%s", e.msg);
+	ck_assert_msg(!nd_sample_ports(s, two, 2, smp, &e), "%s", e.msg);
+	for (k = 0; k < 2; k++) {
+		ck_assert_str_eq(smp[k].ifname, "veth0");
+		ck_assert_str_eq(smp[k].ibdev, one.ibdev);
+		ck_assert_uint_eq(smp[k].n, one.n);
+		for (i = 0; i < one.n; i++) {
+			ck_assert_str_eq(smp[k].c[i].name, one.c[i].name);
+			ck_assert_uint_eq(smp[k].c[i].value, one.c[i].value);
+		}
+		nd_sample_free(&smp[k]);
+	}
+	ck_assert_int_eq(nd_sample_ports(s, bad, 2, smp, &e), -ENODEV);
+	ck_assert_str_eq(e.msg, "no network device 'eth9' (see 'ip link' for the names)");
+	ck_assert(!smp[0].c && !smp[0].n && !smp[1].c);
+	ck_assert_int_eq(nd_sample_ports(s, bad, 0, smp, &e), 0);
+	nd_sample_free(&one);
+	nd_sampler_free(s);
+}
+END_TEST
+
 Suite *suite_counters(void)
 {
 	Suite *s = suite_create("counters");
@@ -765,6 +797,7 @@ Suite *suite_counters(void)
 	tcase_add_test(tc, rxe_every_counter);
 	tcase_add_test(tc, ib_hca_pma);
 	tcase_add_test(tc, unknown_device);
+	tcase_add_test(tc, sample_batch);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, tcase_counters_build());
 	suite_add_tcase(s, tcase_counters_diff());
