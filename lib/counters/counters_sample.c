@@ -537,9 +537,6 @@ static int sample_full(struct nd_sampler *s, struct port_state *p, struct nd_sam
 	unsigned int sources;
 	int ret;
 
-	/* what came before this is covered by finding out again, for every port */
-	if (nd_ctr_events_pending(&s->ev))
-		forget_all(s);
 	p->known = false;
 	/* the driver info ioctl says whether the device exists (sysfs under a fixture tree) */
 	if (driver_of(s, p->ifname, p->driver, sizeof(p->driver)))
@@ -612,9 +609,9 @@ static void free_samples(struct nd_sample *out, size_t n)
 }
 
 /*
- * One pass over the ports: a known one by its reads alone, any other found out. *@at: the port
- * it stopped at. -ESTALE: an event came after some port was read by its reads alone (what
- * sample_full() would have taken in before finding the next one out).
+ * One pass over the ports: a known one by its reads alone, any other found out (after a look
+ * at the events). *@at: the port it stopped at. -ESTALE: an event came after some port was
+ * read by its reads alone.
  */
 static int sample_pass(struct nd_sampler *s, const char *const *ifnames, size_t n,
 		       struct nd_sample *out, size_t *at, bool *fast, struct nd_err *e)
@@ -644,8 +641,12 @@ static int sample_pass(struct nd_sampler *s, const char *const *ifnames, size_t 
 			nd_sample_free(o);
 			memset(o, 0, sizeof(*o));
 		}
-		if (*fast && nd_ctr_events_pending(&s->ev))
-			return -ESTALE;
+		/* what came before this is covered by finding out again, for every port */
+		if (nd_ctr_events_pending(&s->ev)) {
+			if (*fast)
+				return -ESTALE;
+			forget_all(s);
+		}
 		ret = sample_full(s, p, o, e);
 		if (ret)
 			return ret;
