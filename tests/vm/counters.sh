@@ -336,10 +336,10 @@ check_errors() {
 # What one more watch sample costs in system calls, from two watches of different lengths: a
 # port is found out once, then a sample is its reads (ETHTOOL_GSTATS; the pause request and its
 # reply; RDMA statistics likewise) and one poll of the netlink events, nothing from sysfs.
-per_sample_calls() { # DEV: "syscall calls-per-sample" lines
-	local short=$OUT/strace-$1-20 long=$OUT/strace-$1-60
-	strace -f -c -o "$short" "$ND" counters -w 0.01 -c 20 -j "$1" >/dev/null 2>&1 &&
-		strace -f -c -o "$long" "$ND" counters -w 0.01 -c 60 -j "$1" >/dev/null 2>&1 ||
+per_sample_calls() { # DEV...: "syscall calls-per-round" lines (a round samples every DEV)
+	local short=$OUT/strace-${*// /-}-20 long=$OUT/strace-${*// /-}-60
+	strace -f -c -o "$short" "$ND" counters -w 0.01 -c 20 -j "$@" >/dev/null 2>&1 &&
+		strace -f -c -o "$long" "$ND" counters -w 0.01 -c 60 -j "$@" >/dev/null 2>&1 ||
 		return 1
 	awk 'FNR == NR { if ($4 ~ /^[0-9]+$/) a[$NF] = $4; next }
 	     $4 ~ /^[0-9]+$/ && $NF != "total" { printf "%s %.2f\n", $NF, ($4 - a[$NF]) / 40 }' \
@@ -357,6 +357,11 @@ check_sample_syscalls() {
 		[ -z "$bad" ] && nd_vm_pass "$dev: a watch sample is its reads alone ($(tr '\n' ' ' <<<"$calls"))" ||
 			nd_vm_fail "$dev: more than the reads per sample: $(tr '\n' ' ' <<<"$bad")"
 	done
+	# two ports a round: each one's GSTATS (nicsim0's pause request too), one poll for both
+	calls=$(per_sample_calls nicsim0 veth0) || { nd_vm_fail "strace of a two-port watch failed"; return; }
+	bad=$(awk '$1 == "ioctl" && $2 > 2.05 || $1 == "poll" && $2 > 1.05' <<<"$calls")
+	[ -z "$bad" ] && nd_vm_pass "nicsim0 + veth0: one event poll a round ($(tr '\n' ' ' <<<"$calls"))" ||
+		nd_vm_fail "nicsim0 + veth0: more than the reads and one poll a round: $(tr '\n' ' ' <<<"$bad")"
 }
 
 if ! setup; then
