@@ -155,8 +155,9 @@ static bool lat_write(const struct nd_engine *en)
 
 /*
  * A probe: a SEND the other end receives, or (WRITE latency) an RDMA WRITE into the other
- * end's probe buffer whose last byte says which one it is, since no completion will tell. Only
- * one WRITE in 16 is signalled, to free the send queue.
+ * end's probe buffer whose last byte says which one it is, since no completion will tell.
+ * Only one in ND_PROBE_SIGNAL is signalled, to free the send queue: a completion per probe
+ * would be work for the device and this rank inside every round trip.
  */
 static int send_probe(struct nd_engine *en, struct nd_qp *q)
 {
@@ -172,13 +173,12 @@ static int send_probe(struct nd_engine *en, struct nd_qp *q)
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	wr.opcode = IBV_WR_SEND;
-	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.send_flags = ++q->probes_sent % ND_PROBE_SIGNAL ? 0 : IBV_SEND_SIGNALED;
 	if (lat_write(en)) {
 		*probe_mark(en, q->lbuf) = q->lat_mark;
 		wr.opcode = IBV_WR_RDMA_WRITE;
 		wr.wr.rdma.remote_addr = q->raddr;
 		wr.wr.rdma.rkey = q->rkey;
-		wr.send_flags = ++q->lat_posted % 16 ? 0 : IBV_SEND_SIGNALED;
 	}
 	if (!en->mem->gpu && size <= en->inline_max)
 		wr.send_flags |= IBV_SEND_INLINE;
@@ -401,8 +401,8 @@ int nd_poll_cq(struct nd_engine *en)
 				  en->dev->name);
 	/*
 	 * The time they were seen, not when this round began: latencies depend on it. Not read
-	 * for a batch of sent probes alone (every SEND probe is signalled): a clock read is not
-	 * free in a guest, and it would sit in every SEND latency round trip.
+	 * for a batch of sent probes alone: a clock read is not free in a guest, and it would
+	 * sit in a SEND latency round trip.
 	 */
 	for (i = 0, now = 0; i < n && !now; i++)
 		if (ND_WR_KIND(wc[i].wr_id) != ND_WR_PROBE_SEND &&

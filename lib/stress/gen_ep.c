@@ -133,7 +133,7 @@ void nd_ep_qp_attr(const struct nd_engine *en, const struct nd_qp *q,
 	a->send_cq = en->dev->cq;
 	a->recv_cq = en->dev->cq;
 	a->qp_type = IBV_QPT_RC;
-	a->cap.max_send_wr = q->probe ? ND_PROBE_RX : q->active ? en->job->tx_depth : 1;
+	a->cap.max_send_wr = q->probe ? 2 * ND_PROBE_SIGNAL : q->active ? en->job->tx_depth : 1;
 	a->cap.max_recv_wr = q->rx_depth ? q->rx_depth : 1;
 	a->cap.max_send_sge = 1;
 	a->cap.max_recv_sge = 1;

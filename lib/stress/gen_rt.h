@@ -149,6 +149,12 @@ struct nd_sig {
 };
 
 #define ND_PROBE_RX 4
+/*
+ * One probe in this many is signalled. An unsignalled work request keeps its send queue slot
+ * until a later signalled one's completion is polled (soft-RoCE frees it sooner; NICs do not),
+ * so a probe QP's send queue holds two such runs.
+ */
+#define ND_PROBE_SIGNAL 16
 /* Idle polling before a rank sleeps on completion events (unless --event: not at all). */
 #define ND_SPIN_NS 50000ull
 
@@ -189,7 +195,7 @@ struct nd_qp {
 	uint64_t probe_tsc;		/* --latency on the counter (gen_tsc.c): when sent, */
 	uint32_t probe_cpu;		/* and by which CPU */
 	uint8_t lat_mark;		/* WRITE latency: the last byte of the probe in flight */
-	uint32_t lat_posted;
+	uint32_t probes_sent;		/* one in ND_PROBE_SIGNAL is signalled */
 };
 
 /* Per flow this rank drives: pacing and what it measured. */
