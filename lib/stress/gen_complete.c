@@ -154,10 +154,17 @@ static bool lat_write(const struct nd_engine *en)
 }
 
 /*
+ * Only one probe in ND_PROBE_SIGNAL is signalled, to free the send queue: a completion per
+ * probe would be work for the device and this rank inside every round trip.
+ */
+bool nd_probe_signalled(struct nd_qp *q)
+{
+	return !(++q->probes_sent % ND_PROBE_SIGNAL);
+}
+
+/*
  * A probe: a SEND the other end receives, or (WRITE latency) an RDMA WRITE into the other
  * end's probe buffer whose last byte says which one it is, since no completion will tell.
- * Only one in ND_PROBE_SIGNAL is signalled, to free the send queue: a completion per probe
- * would be work for the device and this rank inside every round trip.
  */
 static int send_probe(struct nd_engine *en, struct nd_qp *q)
 {
@@ -173,7 +180,7 @@ static int send_probe(struct nd_engine *en, struct nd_qp *q)
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	wr.opcode = IBV_WR_SEND;
-	wr.send_flags = ++q->probes_sent % ND_PROBE_SIGNAL ? 0 : IBV_SEND_SIGNALED;
+	wr.send_flags = nd_probe_signalled(q) ? IBV_SEND_SIGNALED : 0;
 	if (lat_write(en)) {
 		*probe_mark(en, q->lbuf) = q->lat_mark;
 		wr.opcode = IBV_WR_RDMA_WRITE;

@@ -278,6 +278,8 @@ int nd_post_all(struct nd_engine *en, uint64_t now);
 int nd_poll_cq(struct nd_engine *en);
 /* Send the next latency probe where one is due. */
 int nd_probe_tick(struct nd_engine *en, uint64_t now);
+/* Whether @q's next probe asks for a completion (one in ND_PROBE_SIGNAL); counts it sent. */
+bool nd_probe_signalled(struct nd_qp *q);
 
 /*
  * gen_tsc.c: --latency's counter: ns per tick, or 0 where the kernel's clock is cheap or the
