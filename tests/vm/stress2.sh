@@ -91,12 +91,16 @@ netem_evidence() {
 # second and third compare ok (exit 0) against the runs before; the fourth, rate-limited on the
 # wire by tbf on guest 1 with the same options, is a regression (exit 1) naming the
 # throughput, in compare.json, its JUnit and the page. The emulated guest's timing is not what
-# this checks: an unchanged night's completion p99 has been seen 12x its baseline and its
-# throughput 11 % under (a host stall, with make check's other work on two cores). Latency and
-# CPU are shown, not judged (--skip); throughput is judged at 30 % (tbf takes 60 %).
-HIST=(-d rxe0 -o write -s 16K -D 3 --validate --rate 0.1 --qp-timeout 21)
+# this checks: an unchanged night's completion p99 has been seen 12x its baseline. Its throughput
+# has been seen 11 % under (make check's other work on two cores) and 45 % under (three busy
+# loops beside the guests) when the nights ran as fast as the guests could (--rate 0.1, ~68
+# Mbit/s reached): so the nights are paced at 20 Mbit/s, a third of what a guest reaches, and
+# hold that rate until the host gives the guests under a third of their time. Latency and CPU
+# are shown, not judged (--skip); throughput is judged at 40 %, and tbf's 6 Mbit/s takes 70 %
+# (its queue, 6 Mbit/s x 2 s, holds what 30 Mbit/s x 400 ms did: tbf drops nothing).
+HIST=(-d rxe0 -o write -s 16K -D 3 --validate --rate 0.02 --qp-timeout 21)
 NIGHTLY=contrib/nightly/nodrop-nightly
-export ND_COMPARE_ARGS="--skip latency,cpu --throughput 30"
+export ND_COMPARE_ARGS="--skip latency,cpu --throughput 40"
 nightly() { # N: run N of the history, this guest's rank; its exit status in $OUT/nightlyN.rc
 	local n=$1 rc
 	if [ "$ME" = 0 ]; then
@@ -141,14 +145,14 @@ history_slow() {
 	local rc
 	if [ "$ME" = 1 ]; then
 		nd_vm_modprobe sch_tbf &&
-			/usr/sbin/tc qdisc add dev eth0 root tbf rate 30mbit burst 32k latency 400ms ||
+			/usr/sbin/tc qdisc add dev eth0 root tbf rate 6mbit burst 32k latency 2s ||
 			return 1
 	fi
 	nightly 4
 	rc=$?
 	[ "$ME" = 1 ] && { /usr/sbin/tc qdisc del dev eth0 root; return 0; }
 	[ "$rc" = 1 ] && jq -e '.[0].metrics | any(.[]; .name == "aggregate_gbps" and .worse and
-		.change_pct < -30)' "$(run_dir 4)/compare.json" >/dev/null &&
+		.change_pct < -40)' "$(run_dir 4)/compare.json" >/dev/null &&
 		grep -q '<failure message=' "$(run_dir 4)/compare.xml" &&
 		grep -q "REGRESSION: aggregate_gbps" "$OUT/nightly4.out" &&
 		grep -q 'class="regression"' "$OUT/results/index.html" ||
