@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "nodrop.h"
 #include "print.h"
 #include "prom.h"
+#include "stop.h"
 
 #define WATCH_MAX_S 86400.0
 #define COUNT_MAX 1000000000L
@@ -356,26 +356,6 @@ static int *read_pfc(const struct devs *d)
 
 /* ---- watch ---- */
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	interrupted = 1;
-}
-
-/* No SA_RESTART: the sleep between samples ends at once on ^C. */
-static void catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 /* Sleep until @start + @k intervals: the schedule does not drift with the sampling time. */
 static void sleep_until(const struct timespec *start, double interval, long k)
 {
@@ -388,7 +368,7 @@ static void sleep_until(const struct timespec *start, double interval, long k)
 		t.tv_sec++;
 		t.tv_nsec -= 1000000000L;
 	}
-	while (!interrupted && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR)
+	while (!nd_stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR)
 		;
 }
 
@@ -402,11 +382,12 @@ static int watch(struct nd_sampler *s, const struct devs *d, struct nd_sample *p
 
 	if (!next)
 		return ND_EXIT_SYSTEM;
-	catch_signals();
+	/* the sleep between samples ends at once on ^C */
+	nd_catch_stop();
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (k = 1; !a->count || k <= a->count; k++) {
 		sleep_until(&start, a->watch_s, k);
-		if (interrupted)
+		if (nd_stop)
 			break;
 		rc = sample_all(s, d, next);
 		/* a port that vanishes during a watch is the system's doing, not bad usage */

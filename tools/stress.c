@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "print.h"
 #include "report.h"
 #include "runreport.h"
+#include "stop.h"
 
 enum {
 	OPT_CQ_MOD = 256,
@@ -133,14 +133,6 @@ static const struct nd_comp stress_complete[] = {
 	{ .opt = "profile", .kind = ND_COMP_YAML },
 	{ 0 },
 };
-
-static volatile sig_atomic_t stop_flag;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_flag = 1;
-}
 
 static int bad(const char *opt, const char *arg, const char *want)
 {
@@ -688,18 +680,6 @@ static int run_exit(int ret, const struct nd_stress_result *r)
 	return r->report->verdict == ND_VERDICT_LOSSLESS ? ND_EXIT_OK : ND_EXIT_FINDINGS;
 }
 
-static void catch_signals(void)
-{
-	struct sigaction sa = { 0 };
-
-	sa.sa_handler = on_signal;
-	/* a second signal ends the process at once, as usual */
-	sa.sa_flags = SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 static int stress_run(const struct nd_cli *cli, int argc, char **argv, void *data)
 {
 	struct stress_args *a = data;
@@ -717,8 +697,8 @@ static int stress_run(const struct nd_cli *cli, int argc, char **argv, void *dat
 		rc = check_rendezvous(a);
 	if (rc)
 		return rc;
-	catch_signals();
-	a->local.stop = (const volatile int *)&stop_flag;
+	nd_catch_stop();
+	a->local.stop = (const volatile int *)&nd_stop;
 	ret = nd_stress_run(&a->job, &a->local, &a->rv, &r, &e);
 	if (ret) {
 		fprintf(stderr, "nodrop stress: %s\n", e.msg);

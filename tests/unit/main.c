@@ -76,6 +76,7 @@ int main(void)
 	srunner_add_suite(sr, suite_gen_mem());
 	srunner_add_suite(sr, suite_gen_gpu());
 	srunner_add_suite(sr, suite_gen_cuda());
+	srunner_add_suite(sr, suite_stop());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -29,6 +29,7 @@ Suite *suite_gen_coord(void);
 Suite *suite_gen_mem(void);
 Suite *suite_gen_gpu(void);
 Suite *suite_gen_cuda(void);
+Suite *suite_stop(void);
 
 /* Root of the fixture trees (env ND_FIXTURES, default tests/fixtures). */
 const char *unit_fixtures(void);
