@@ -125,12 +125,15 @@ model_rxe() {
 }
 
 # Big messages on several QPs at a rate that fills no 64-message signal window in the run:
-# bytes are still counted as they land (a signal per 4 MiB), and the unsignalled tail is
-# closed by one signalled message, so the sink's bytes and the sender's agree.
+# bytes are still counted as they land (a signal per 4 MiB: a completion per 4 messages, in
+# more than one interval of the series), and the unsignalled tail is closed by one signalled
+# message, so the sink's bytes and the sender's agree. How many intervals see bytes is the
+# host's doing: with four busy loops beside the guest, 40 messages landed in 3 of 22.
 big_messages() {
 	run_job big 2 -o write -s 1M -q 4 -D 2 --rate 0.2 --qp-timeout 21 && all_rc big 2 0 &&
 		jq_true big '.steps[0].avg_mib_s > 0 and .steps[0].messages >= 8 and
-			(.flows[0].series_gbps | map(select(. > 0)) | length) >= 4'
+			.completion.count >= (.steps[0].messages / 4 | floor) and
+			(.flows[0].series_gbps | map(select(. > 0)) | length) >= 2'
 }
 
 # --latency: one message in flight, answered at once; WRITE seen landing in memory, SEND
@@ -282,20 +285,25 @@ fake_gpu_dmabuf() {
 			(.reason | test("rxe0 cannot import dmabufs.*use peer memory"))'
 }
 
-# SIGINT on one rank: both end promptly with FAILED and the reason, no hang.
+# SIGINT on one rank, through timeout(1) (which sends it to the rank and again to its process
+# group): both end promptly with FAILED and the reason, no hang. The signal comes once the
+# traffic flows (rxe0's sent packets), not at a fixed time: on a busy host joining alone can
+# take longer than any fixed wait.
 interrupted() {
-	local port=$((20000 + RANDOM % 400)) t0 t1 p1
-	t0=$(date +%s)
+	local port=$((20000 + RANDOM % 400)) t0 t1 p1 base
+	base=$(nd_vm_rxe_sent rxe0)
 	timeout 60 "$ND" stress -l -c "$COORD:$port" -N 2 -d rxe0 -D 40 --rate 0.05 -j \
 		>"$OUT/sigint.json" 2>&1 &
 	timeout 60 "$ND" stress -c "$COORD:$port" -d rxe0 -D 40 --rate 0.05 >"$OUT/sigint.out1" 2>&1 &
 	p1=$!
-	sleep 4
+	nd_vm_rxe_flowing rxe0 "$base"
+	t0=$(date +%s)
 	kill -INT "$p1"
 	wait
 	t1=$(date +%s)
-	[ $((t1 - t0)) -lt 25 ] && jq_true sigint '.verdict == "failed" and
-		(.reason | test("interrupted"))'
+	[ $((t1 - t0)) -lt 15 ] && jq_true sigint '.verdict == "failed" and
+		(.reason | test("interrupted"))' && grep -q "interrupted" "$OUT/sigint.out1" ||
+		{ cat "$OUT/sigint.out1" >&2; return 1; }
 }
 
 # usage ERR ARGS...: exit status 2 and ERR on stderr, nothing on stdout

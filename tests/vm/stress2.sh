@@ -169,13 +169,12 @@ now_ms() { date +%s%3N; }
 kill_rank() {
 	local t0 t1 pid base last prev cur
 	if [ "$ME" = 1 ]; then
-		base=$(cat "$HW/sent_pkts")
+		base=$(nd_vm_rxe_sent rxe0)
 		# no timeout(1) around it: SIGKILL must reach nodrop itself
 		"$ND" stress -c "$COORD:18603" -k kill -d rxe0 -D 60 --rate 0.05 \
 			--watchdog "$WATCHDOG" >"$OUT/kill.out" 2>&1 &
 		pid=$!
-		nd_vm_retry 450 0.1 sh -c "[ \$(cat $HW/sent_pkts) -gt $((base + 50)) ]" ||
-			{ echo "kill: rank 1 sent no traffic in 45 s" >&2; kill -9 "$pid"; return 1; }
+		nd_vm_rxe_flowing rxe0 "$base" || { kill -9 "$pid"; return 1; }
 		sleep 1
 		kill -9 "$pid"
 		wait "$pid"
