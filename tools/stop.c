@@ -19,7 +19,7 @@ static void on_stop(int sig)
 {
 	struct timespec now;
 
-	/* clock_gettime(), sigaction() and raise() are async-signal-safe */
+	/* clock_gettime(), signal() and raise() are async-signal-safe */
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (!nd_stop) {
 		first = now;
