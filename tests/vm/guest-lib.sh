@@ -10,7 +10,8 @@
 #   nd_vm_modprobe NAME...      load modules (with dependencies) from the VM tree
 #   nd_vm_rxe_up [NETDEV]       soft-RoCE: veth0/veth1 + rxe0/rxe1, or rxe0 on NETDEV
 #   nd_vm_rxe_gid RXE IPV4      GID index of IPV4 on RXE port 1 (waits for it)
-#   nd_vm_rxe_sent RXE          packets RXE has sent (hw_counters sent_pkts)
+#   nd_vm_rxe_hw RXE NAME       RXE port 1's hw_counters NAME (sent_pkts, rcvd_pkts, ...)
+#   nd_vm_rxe_sent_over RXE N   RXE has sent more than N packets
 #   nd_vm_rxe_flowing RXE BASE  wait up to 45 s until RXE has sent 50 packets more than BASE
 #   nd_vm_configfs              configfs + rdma_cm, mounted at /sys/kernel/config
 #   nd_vm_nicsim_load N         insmod $ND_VM_NICSIM_KO nports=N
@@ -73,13 +74,15 @@ nd_vm_rxe_up() {
 	fi
 }
 
-nd_vm_rxe_sent() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/sent_pkts"; }
+nd_vm_rxe_hw() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
+
+nd_vm_rxe_sent_over() { [ "$(nd_vm_rxe_hw "$1" sent_pkts)" -gt "$2" ]; } # RXE N
 
 # Traffic flows: what a test that interrupts a run mid-way waits for, instead of a fixed time
 # (on a busy host, joining alone has taken longer than any fixed wait).
 nd_vm_rxe_flowing() { # RXE BASE
-	nd_vm_retry 450 0.1 sh -c "[ \$(cat /sys/class/infiniband/$1/ports/1/hw_counters/sent_pkts) \
-		-gt $(($2 + 50)) ]" || { nd_vm_err "$1 sent no traffic in 45 s"; return 1; }
+	nd_vm_retry 450 0.1 nd_vm_rxe_sent_over "$1" $(($2 + 50)) ||
+		{ nd_vm_err "$1 sent no traffic in 45 s"; return 1; }
 }
 
 # The GID table lists link-local IPv6 and IPv4-mapped entries in the order

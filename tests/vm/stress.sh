@@ -291,7 +291,7 @@ fake_gpu_dmabuf() {
 # take longer than any fixed wait.
 interrupted() {
 	local port=$((20000 + RANDOM % 400)) t0 t1 p1 base
-	base=$(nd_vm_rxe_sent rxe0)
+	base=$(nd_vm_rxe_hw rxe0 sent_pkts)
 	timeout 60 "$ND" stress -l -c "$COORD:$port" -N 2 -d rxe0 -D 40 --rate 0.05 -j \
 		>"$OUT/sigint.json" 2>&1 &
 	timeout 60 "$ND" stress -c "$COORD:$port" -d rxe0 -D 40 --rate 0.05 >"$OUT/sigint.out1" 2>&1 &

@@ -164,12 +164,11 @@ history_slow() {
 # host joining alone has taken over 8 s, and a rank killed before it joined is another test.
 # Rank 0 watches its own rxe0 received packets meanwhile: it must end within the watchdog time
 # (and the scheduling slack of an emulated guest) of the last packet that reached it.
-HW=/sys/class/infiniband/rxe0/ports/1/hw_counters
 now_ms() { date +%s%3N; }
 kill_rank() {
 	local t0 t1 pid base last prev cur
 	if [ "$ME" = 1 ]; then
-		base=$(nd_vm_rxe_sent rxe0)
+		base=$(nd_vm_rxe_hw rxe0 sent_pkts)
 		# no timeout(1) around it: SIGKILL must reach nodrop itself
 		"$ND" stress -c "$COORD:18603" -k kill -d rxe0 -D 60 --rate 0.05 \
 			--watchdog "$WATCHDOG" >"$OUT/kill.out" 2>&1 &
@@ -185,9 +184,9 @@ kill_rank() {
 	rank kill 18603 -D 60 --rate 0.05 --watchdog "$WATCHDOG" &
 	pid=$!
 	last=0
-	prev=$(cat "$HW/rcvd_pkts")
+	prev=$(nd_vm_rxe_hw rxe0 rcvd_pkts)
 	while kill -0 "$pid" 2>/dev/null; do
-		cur=$(cat "$HW/rcvd_pkts")
+		cur=$(nd_vm_rxe_hw rxe0 rcvd_pkts)
 		[ "$cur" = "$prev" ] || { last=$(now_ms); prev=$cur; }
 		sleep 0.1
 	done
