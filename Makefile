@@ -323,8 +323,7 @@ define vm_scenario
 	@mkdir -p $(B)/vm
 	$(Q)ND_NODROP=$(B)/nodrop tests/vm/vm.sh $(2) -o $(B)/vm/out/$(1) tests/vm/$(1).sh \
 		>$(B)/vm/$(1).log 2>&1 || tests/vm/failed.sh $(B)/vm/$(1).log $(1)
-	@grep -E '^(\[g0\] )?[0-9]+ passed, [0-9]+ failed' $(B)/vm/$(1).log | tail -1 | \
-		sed 's/^/  VM     $(1): /'
+	@tests/vm/summary.sh $(B)/vm/$(1).log $(1)
 endef
 
 # The nightly job under Debian's Slurm (munge, slurmctld, slurmd) across two guests.
@@ -369,17 +368,16 @@ nicsim: deps-vm
 vm: deps-check deps-vm deps-mpi nicsim $(B)/nodrop $(B)/libfakecuda.so
 	$(Q)$(MAKE) --no-print-directory $(B)/nodrop-mpi.so
 	$(Q)set -e; for s in $(VM_SCENARIOS); do \
-		printf '  %-6s %s\n' VM $$s; \
 		tests/vm/vm.sh -o $(B)/vm/out/$$(basename $$s .sh) $$s >$(B)/vm/$$(basename $$s .sh).log 2>&1 || \
 			tests/vm/failed.sh $(B)/vm/$$(basename $$s .sh).log $$s; \
-		grep -E '^[0-9]+ passed, [0-9]+ failed' $(B)/vm/$$(basename $$s .sh).log | tail -1; \
+		tests/vm/summary.sh $(B)/vm/$$(basename $$s .sh).log $$s; \
 	done
 	$(Q)tests/vm/vm.sh -n 2 -o $(B)/vm/out/smoke2 tests/vm/smoke2.sh >$(B)/vm/smoke2.log 2>&1 || \
 		tests/vm/failed.sh $(B)/vm/smoke2.log "smoke2 (two guests)"
-	@echo "  VM     tests/vm/smoke2.sh (two guests): passed"
+	@tests/vm/summary.sh $(B)/vm/smoke2.log "tests/vm/smoke2.sh (two guests)"
 	$(Q)tests/vm/vm.sh -n 2 -o $(B)/vm/out/triage2 tests/vm/triage2.sh >$(B)/vm/triage2.log 2>&1 || \
 		tests/vm/failed.sh $(B)/vm/triage2.log "triage2 (two guests)"
-	@echo "  VM     tests/vm/triage2.sh (two guests): passed"
+	@tests/vm/summary.sh $(B)/vm/triage2.log "tests/vm/triage2.sh (two guests)"
 	$(Q)$(MAKE) --no-print-directory vm-stress2
 	$(Q)$(MAKE) --no-print-directory vm-slurm
 	$(Q)$(MAKE) --no-print-directory vm-prometheus

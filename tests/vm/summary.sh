@@ -1,0 +1,11 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# tests/vm/summary.sh LOG NAME: the line the Makefile prints for a VM scenario that passed: its
+# tally (guest 0's where there are several), and whether it passed only on a second run after
+# the emulated wire stalled (vm.sh says so), so a rerun is never silent.
+set -u
+log=$1 name=$2
+tally=$(grep -E '^(\[g0\] )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+printf '  VM     %s: %s\n' "$name" "${tally:-passed}"
+grep -h '^nd-vm: the emulated wire stalled' "$log" | sed "s/^nd-vm: /  VM     $name: first run: /"
+exit 0
