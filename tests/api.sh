@@ -47,8 +47,10 @@ for h in include/nodrop/*.h include/nodrop.h; do
 		bad "$inc does not stand alone: $(head -3 "$tmp/err")"
 done
 
-# Installed, as a user finds it: headers, .so, .a and nodrop.pc under a staging root.
-if ! make -s --no-print-directory install DESTDIR="$tmp/root" PREFIX=/usr \
+# Installed, as a user finds it: headers, .so, .a and nodrop.pc under a staging root. The
+# install rebuilds what knows PREFIX (the data directory) in this build; the default build is
+# made again afterwards, so the tiers after this one run the binary `make` gave them.
+if ! make -s --no-print-directory B="$B" install DESTDIR="$tmp/root" PREFIX=/usr \
 	>"$tmp/install.log" 2>&1; then
 	bad "make install into a staging root: $(tail -3 "$tmp/install.log")"
 else
@@ -85,6 +87,13 @@ else
 			bad "$lang program, static, does not link: $(grep -m3 'undefined\|error' "$tmp/err")"
 		fi
 	done
+fi
+if make -s --no-print-directory B="$B" all >"$tmp/restore.log" 2>&1 &&
+	! grep -q '"/usr/share/nodrop"' "$B/datadir.h"; then
+	ok "the default build made again after the staged install ($(grep -o '"[^"]*share[^"]*"' \
+		"$B/datadir.h"))"
+else
+	bad "the build still has the staged install's PREFIX: $(tail -3 "$tmp/restore.log")"
 fi
 echo "api: $pass passed, $fail failed"
 [ "$fail" = 0 ]

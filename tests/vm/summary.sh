@@ -7,5 +7,7 @@ set -u
 log=$1 name=$2
 tally=$(grep -E '^(\[g0\] )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
 printf '  VM     %s: %s\n' "$name" "${tally:-passed}"
-grep -h '^nd-vm: the emulated wire stalled' "$log" | sed "s/^nd-vm: /  VM     $name: first run: /"
+grep -h '^nd-vm: the emulated wire stalled' "$log" | while IFS= read -r line; do
+	printf '  VM     %s: first run: %s\n' "$name" "${line#nd-vm: }"
+done
 exit 0
