@@ -418,13 +418,14 @@ main() {
 	rc=$?
 	wire_report
 	wire_stalled || return "$rc"
-	# Seen in CI only, on two guests: one guest's QEMU stopped taking packets for minutes, the
-	# other's kernel said its transmit queue timed out, and the scenario failed on what followed.
-	# Nothing a scenario does can stop an emulated wire, so that run is kept aside (*.stalled)
-	# and the scenario runs once more; a second failure is the scenario's.
+	# Seen in CI only, on two guests: one guest's kernel said its transmit queue had not moved
+	# for minutes, and the scenario failed on what followed. Nothing a scenario does can stop an
+	# emulated wire, so that run is kept aside (*.stalled) and the scenario runs once more; a
+	# second failure is the scenario's.
 	say "the emulated wire stalled (a guest kernel said NETDEV WATCHDOG): running it once more"
 	for ((i = 0; i < nguests; i++)); do
-		mv "$(guest_dir "$i")/console.log" "$(guest_dir "$i")/console.stalled.log"
+		[ ! -f "$(guest_dir "$i")/console.log" ] ||
+			mv "$(guest_dir "$i")/console.log" "$(guest_dir "$i")/console.stalled.log"
 	done
 	[ ! -f "$outdir/wire.log" ] || mv "$outdir/wire.log" "$outdir/wire.stalled.log"
 	cleanup
