@@ -372,12 +372,8 @@ vm: deps-check deps-vm deps-mpi nicsim $(B)/nodrop $(B)/libfakecuda.so
 			tests/vm/failed.sh $(B)/vm/$$(basename $$s .sh).log $$s; \
 		tests/vm/summary.sh $(B)/vm/$$(basename $$s .sh).log $$s; \
 	done
-	$(Q)tests/vm/vm.sh -n 2 -o $(B)/vm/out/smoke2 tests/vm/smoke2.sh >$(B)/vm/smoke2.log 2>&1 || \
-		tests/vm/failed.sh $(B)/vm/smoke2.log "smoke2 (two guests)"
-	@tests/vm/summary.sh $(B)/vm/smoke2.log "tests/vm/smoke2.sh (two guests)"
-	$(Q)tests/vm/vm.sh -n 2 -o $(B)/vm/out/triage2 tests/vm/triage2.sh >$(B)/vm/triage2.log 2>&1 || \
-		tests/vm/failed.sh $(B)/vm/triage2.log "triage2 (two guests)"
-	@tests/vm/summary.sh $(B)/vm/triage2.log "tests/vm/triage2.sh (two guests)"
+	$(call vm_scenario,smoke2,-n 2)
+	$(call vm_scenario,triage2,-n 2)
 	$(Q)$(MAKE) --no-print-directory vm-stress2
 	$(Q)$(MAKE) --no-print-directory vm-slurm
 	$(Q)$(MAKE) --no-print-directory vm-prometheus
