@@ -82,20 +82,25 @@ const struct sim_ev *sim_heap_top(const struct sim_heap *h);
 /*
  * The event queue: a timing wheel of 4.096 ns buckets covering the next 67 us (where packets,
  * PFC frames, credit updates and DCQCN timers land) and the heap for what lies further. A
- * bucket of a few events is a list kept in order as events come (a sparse fabric's case); one
- * that grows past that takes events in the order they come, and is sorted once when the clock
- * reaches it (by time, stably, so equal times keep push order) into the drain; what is pushed
- * into a bucket already drained goes into a small heap beside it. So the cost per event does
- * not grow with the events that share a bucket, that is with the fabric. Equal times pop in
- * push order.
+ * bucket is a list of chunks, each a few events side by side, so that a bucket of a big fabric
+ * (a hundred events at 4096 hosts) is read a cache line at a time, not an event at a time. A
+ * bucket of one chunk is kept in order as events come (a sparse fabric's case); one that grows
+ * past that takes events in the order they come, and is sorted once when the clock reaches it
+ * (by time, stably, so equal times keep push order) into the drain; what is pushed into a
+ * bucket already drained goes into a small heap beside it. So the cost per event does not grow
+ * with the events that share a bucket, that is with the fabric. Equal times pop in push order.
  */
 #define SIM_WHEEL_SHIFT 12
 #define SIM_WHEEL_SLOTS 16384
+/* events per chunk: with the link, two cache lines (one line of three was slower at 4096 hosts) */
+#define SIM_CHUNK 7
 
-struct sim_wev {
-	struct sim_ev ev;
+/* Events ev[lo..hi) of a bucket, and the chunk after them. */
+struct sim_wchunk {
+	struct sim_ev ev[SIM_CHUNK];
 	uint32_t next;
-};
+	uint16_t lo, hi;
+} __attribute__((aligned(64)));
 
 /* An event pushed into the drained buckets, with its place among equal times. */
 struct sim_lev {
@@ -105,12 +110,12 @@ struct sim_lev {
 
 struct sim_evq {
 	uint64_t cur;				/* the bucket of the last event popped */
-	uint32_t head[SIM_WHEEL_SLOTS], tail[SIM_WHEEL_SLOTS];
+	uint32_t head[SIM_WHEEL_SLOTS], tail[SIM_WHEEL_SLOTS];	/* chunks */
 	uint64_t bits[SIM_WHEEL_SLOTS / 64];	/* non-empty buckets */
 	uint64_t unsorted[SIM_WHEEL_SLOTS / 64];	/* appended out of order: sorted on loading */
-	struct sim_wev *pool;
+	struct sim_wchunk *pool;
 	uint32_t n_pool, cap_pool, free;
-	size_t n_wheel;				/* events in the buckets' lists */
+	size_t n_wheel;				/* events in the buckets */
 	/* the drain: every event of a bucket up to @drained, in (time, push) order */
 	bool draining;
 	uint64_t drained;

@@ -2,8 +2,8 @@
 /*
  * The event queue and the simulator's random numbers. Events are 16 bytes in arrays that only
  * grow (no malloc per event): a timing wheel for the next 67 us, where nearly every event lands
- * (a bucket per 4 ns, a bitmap to find the next one; a bucket is sorted once, when the clock
- * reaches it), and a 4-ary min-heap for what lies further. Equal times pop in an order fixed by
+ * (a bucket per 4 ns, a list of cache-line chunks, a bitmap to find the next one; a bucket is
+ * sorted once, when the clock reaches it), and a 4-ary min-heap for what lies further. Equal times pop in an order fixed by
  * the pushes, so a run is a function of its seed.
  */
 #include <errno.h>
@@ -117,8 +117,6 @@ bool sim_heap_pop(struct sim_heap *h, struct sim_ev *out)
 #define WORDS (SIM_WHEEL_SLOTS / 64)
 /* below this many events a bucket is sorted by insertion, above by radix */
 #define INSERTION_MAX 24
-/* a bucket keeps its list in order by insertion up to this many events, then sorts on loading */
-#define SORTED_MAX 8
 
 int sim_evq_init(struct sim_evq *q)
 {
@@ -159,28 +157,41 @@ static int run_reserve(struct sim_evq *q, uint32_t n)
 	return 0;
 }
 
-static uint32_t wev_alloc(struct sim_evq *q)
+/* Twice the chunks (never moved while a pointer into the pool is held). */
+static int pool_grow(struct sim_evq *q)
 {
-	struct sim_wev *pool;
-	uint32_t w, cap;
+	uint32_t cap = q->cap_pool ? 2 * q->cap_pool : 1024;
+	struct sim_wchunk *pool;
 
-	if (q->free != SIM_NONE) {
-		w = q->free;
-		q->free = q->pool[w].next;
-		return w;
-	}
-	if (q->n_pool == q->cap_pool) {
-		cap = q->cap_pool ? 2 * q->cap_pool : 4096;
-		/* a bucket holds at most the pool: loading it into the drain never allocates */
-		if (run_reserve(q, cap))
-			return SIM_NONE;
-		pool = realloc(q->pool, (size_t)cap * sizeof(*pool));
-		if (!pool)
-			return SIM_NONE;
-		q->pool = pool;
-		q->cap_pool = cap;
-	}
-	return q->n_pool++;
+	/* a bucket holds at most the pool: loading it into the drain never allocates */
+	if (run_reserve(q, cap * SIM_CHUNK))
+		return -ENOMEM;
+	pool = aligned_alloc(LINE, (size_t)cap * sizeof(*pool));
+	if (!pool)
+		return -ENOMEM;
+	if (q->n_pool)
+		memcpy(pool, q->pool, (size_t)q->n_pool * sizeof(*pool));
+	free(q->pool);
+	q->pool = pool;
+	q->cap_pool = cap;
+	return 0;
+}
+
+/* An empty chunk off the free list, or a new one; SIM_NONE when the pool cannot grow. */
+static inline uint32_t chunk_alloc(struct sim_evq *q)
+{
+	uint32_t c = q->free;
+
+	if (c != SIM_NONE)
+		q->free = q->pool[c].next;
+	else if (q->n_pool < q->cap_pool || !pool_grow(q))
+		c = q->n_pool++;
+	else
+		return SIM_NONE;
+	q->pool[c].next = SIM_NONE;
+	q->pool[c].lo = 0;
+	q->pool[c].hi = 0;
+	return c;
 }
 
 static inline bool late_before(const struct sim_lev *a, const struct sim_lev *b)
@@ -233,17 +244,12 @@ static inline bool is_unsorted(const struct sim_evq *q, uint32_t slot)
 	return q->unsorted[slot / 64] & (1ULL << (slot % 64));
 }
 
-static void append(struct sim_evq *q, uint32_t slot, uint32_t i)
-{
-	q->pool[q->tail[slot]].next = i;
-	q->tail[slot] = i;
-}
-
 int sim_evq_push(struct sim_evq *q, uint64_t t, uint8_t kind, uint32_t ref, uint16_t arg)
 {
 	struct sim_ev e = { .t = t, .ref = ref, .arg = arg, .kind = kind };
 	uint64_t b = t >> SIM_WHEEL_SHIFT;
-	uint32_t i, slot, *link, k;
+	struct sim_wchunk *ch;
+	uint32_t slot, c, k;
 
 	if (b >= q->cur + SIM_WHEEL_SLOTS)
 		return sim_heap_push(&q->far, t, kind, ref, arg);
@@ -251,32 +257,45 @@ int sim_evq_push(struct sim_evq *q, uint64_t t, uint8_t kind, uint32_t ref, uint
 	if (q->draining && b <= q->drained)
 		return late_push(q, &e);
 	slot = (uint32_t)(b & SLOT_MASK);
-	i = wev_alloc(q);
-	if (i == SIM_NONE)
-		return -ENOMEM;
-	q->pool[i].ev = e;
-	q->pool[i].next = SIM_NONE;
-	q->n_wheel++;
 	if (q->head[slot] == SIM_NONE) {
-		q->head[slot] = q->tail[slot] = i;
+		c = chunk_alloc(q);
+		if (c == SIM_NONE)
+			return -ENOMEM;
+		q->head[slot] = q->tail[slot] = c;
 		q->bits[slot / 64] |= 1ULL << (slot % 64);
-		return 0;
-	}
-	/* the common case: not earlier than the bucket's last (or the bucket sorts later) */
-	if (q->pool[q->tail[slot]].ev.t <= t || is_unsorted(q, slot)) {
-		append(q, slot, i);
-		return 0;
-	}
-	/* in place after the equal times, while that is a short walk; else sort on loading */
-	for (link = &q->head[slot], k = 0; q->pool[*link].ev.t <= t; link = &q->pool[*link].next) {
-		if (++k == SORTED_MAX) {
+		ch = &q->pool[c];
+	} else {
+		ch = &q->pool[q->tail[slot]];
+		/* earlier than the bucket's last, in a bucket kept in order */
+		if (ch->ev[ch->hi - 1].t > t && !is_unsorted(q, slot)) {
+			/* one chunk with room: in place after the equal times; else sort on loading */
+			if (q->head[slot] == q->tail[slot] && ch->hi - ch->lo < SIM_CHUNK)
+				goto insert;
 			q->unsorted[slot / 64] |= 1ULL << (slot % 64);
-			append(q, slot, i);
-			return 0;
 		}
 	}
-	q->pool[i].next = *link;
-	*link = i;
+	if (ch->hi == SIM_CHUNK) {
+		c = chunk_alloc(q);
+		if (c == SIM_NONE)
+			return -ENOMEM;
+		q->pool[q->tail[slot]].next = c;
+		q->tail[slot] = c;
+		ch = &q->pool[c];
+	}
+	ch->ev[ch->hi++] = e;
+	q->n_wheel++;
+	return 0;
+insert:
+	if (ch->hi == SIM_CHUNK) {
+		memmove(ch->ev, ch->ev + ch->lo, (size_t)(ch->hi - ch->lo) * sizeof(ch->ev[0]));
+		ch->hi -= ch->lo;
+		ch->lo = 0;
+	}
+	for (k = ch->hi; k > ch->lo && ch->ev[k - 1].t > t; k--)
+		ch->ev[k] = ch->ev[k - 1];
+	ch->ev[k] = e;
+	ch->hi++;
+	q->n_wheel++;
 	return 0;
 }
 
@@ -328,13 +347,17 @@ static void sort_bucket(struct sim_ev *ev, struct sim_ev *tmp, uint32_t n)
 	}
 }
 
-/* Move bucket @slot into the drain, sorted; its list goes back to the pool. */
+/* Move bucket @slot into the drain, sorted; its chunks go back to the pool. */
 static void load_bucket(struct sim_evq *q, int slot)
 {
-	uint32_t i, n = 0, last = SIM_NONE;
+	const struct sim_wchunk *ch;
+	uint32_t c, n = 0, last = SIM_NONE;
 
-	for (i = q->head[slot]; i != SIM_NONE; last = i, i = q->pool[i].next)
-		q->run[n++] = q->pool[i].ev;
+	for (c = q->head[slot]; c != SIM_NONE; last = c, c = ch->next) {
+		ch = &q->pool[c];
+		memcpy(q->run + n, ch->ev + ch->lo, (size_t)(ch->hi - ch->lo) * sizeof(ch->ev[0]));
+		n += ch->hi - ch->lo;
+	}
 	q->pool[last].next = q->free;
 	q->free = q->head[slot];
 	q->head[slot] = SIM_NONE;
@@ -348,18 +371,21 @@ static void load_bucket(struct sim_evq *q, int slot)
 	q->drained = q->run[0].t >> SIM_WHEEL_SHIFT;
 }
 
-/* Take the first event of a sorted bucket straight from its list. */
+/* Take the first event of a sorted bucket straight from its first chunk. */
 static void take_head(struct sim_evq *q, int slot, struct sim_ev *out)
 {
-	uint32_t i = q->head[slot];
+	uint32_t c = q->head[slot];
+	struct sim_wchunk *ch = &q->pool[c];
 
-	*out = q->pool[i].ev;
-	q->head[slot] = q->pool[i].next;
-	if (q->head[slot] == SIM_NONE)
-		q->bits[slot / 64] &= ~(1ULL << (slot % 64));
-	q->pool[i].next = q->free;
-	q->free = i;
+	*out = ch->ev[ch->lo++];
 	q->n_wheel--;
+	if (ch->lo < ch->hi)
+		return;
+	q->head[slot] = ch->next;
+	if (ch->next == SIM_NONE)
+		q->bits[slot / 64] &= ~(1ULL << (slot % 64));
+	ch->next = q->free;
+	q->free = c;
 }
 
 /* A far event pushed long ago may be due before anything in the wheel: take it if @w is later. */
@@ -415,7 +441,7 @@ bool sim_evq_pop(struct sim_evq *q, uint64_t until, struct sim_ev *out)
 		slot = next_slot(q);
 		/* a bucket in order (a sparse fabric's every one): its head is next */
 		if (!is_unsorted(q, (uint32_t)slot)) {
-			w = &q->pool[q->head[slot]].ev;
+			w = &q->pool[q->head[slot]].ev[q->pool[q->head[slot]].lo];
 			if (far_first(q, w, until, out, &taken))
 				return taken;
 			if (w->t > until)
