@@ -95,11 +95,11 @@ const struct sim_ev *sim_heap_top(const struct sim_heap *h);
 /* events per chunk: with the link, two cache lines (one line of three was slower at 4096 hosts) */
 #define SIM_CHUNK 7
 
-/* Events ev[lo..hi) of a bucket, and the chunk after them. */
+/* Events ev[lo..hi) of a bucket, and the chunk after them (first: a lone event's one line). */
 struct sim_wchunk {
-	struct sim_ev ev[SIM_CHUNK];
 	uint32_t next;
 	uint16_t lo, hi;
+	struct sim_ev ev[SIM_CHUNK];
 } __attribute__((aligned(64)));
 
 /* An event pushed into the drained buckets, with its place among equal times. */
