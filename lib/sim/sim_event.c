@@ -2,9 +2,9 @@
 /*
  * The event queue and the simulator's random numbers. Events are 16 bytes in arrays that only
  * grow (no malloc per event): a timing wheel for the next 67 us, where nearly every event lands
- * (a bucket per 4 ns, a list of cache-line chunks, a bitmap to find the next one; a bucket is
- * sorted once, when the clock reaches it), and a 4-ary min-heap for what lies further. Equal times pop in an order fixed by
- * the pushes, so a run is a function of its seed.
+ * (a bucket per 4 ns, a list of chunks of seven events, a bitmap to find the next one; a bucket
+ * is sorted once, when the clock reaches it), and a 4-ary min-heap for what lies further. Equal
+ * times pop in an order fixed by the pushes, so a run is a function of its seed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -157,7 +157,7 @@ static int run_reserve(struct sim_evq *q, uint32_t n)
 	return 0;
 }
 
-/* Twice the chunks (never moved while a pointer into the pool is held). */
+/* Twice the chunks. The pool moves: what holds a chunk across this holds its index. */
 static int pool_grow(struct sim_evq *q)
 {
 	uint32_t cap = q->cap_pool ? 2 * q->cap_pool : 1024;
@@ -268,7 +268,7 @@ int sim_evq_push(struct sim_evq *q, uint64_t t, uint8_t kind, uint32_t ref, uint
 		ch = &q->pool[q->tail[slot]];
 		/* earlier than the bucket's last, in a bucket kept in order */
 		if (ch->ev[ch->hi - 1].t > t && !is_unsorted(q, slot)) {
-			/* one chunk with room: in place after the equal times; else sort on loading */
+			/* one chunk with room: in place, after equal times; else sort on loading */
 			if (q->head[slot] == q->tail[slot] && ch->hi - ch->lo < SIM_CHUNK)
 				goto insert;
 			q->unsorted[slot / 64] |= 1ULL << (slot % 64);
