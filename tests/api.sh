@@ -12,7 +12,7 @@ bad() { fail=$((fail + 1)); echo "not ok - $1"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for t in nm g++ pkg-config; do
-	command -v $t >/dev/null ||
+	command -v "$t" >/dev/null ||
 		{ echo "api.sh: $t missing (make deps-check installs it)" >&2; exit 1; }
 done
 
@@ -20,7 +20,11 @@ done
 same() {
 	local d
 	d=$(comm -3 "$2" "$3" | sed 's/^\t/only in second: /; /^only/! s/^/only in first: /')
-	[ -z "$d" ] && ok "$1 ($(wc -l <"$2") symbols)" || bad "$1: $(echo $d)"
+	if [ -z "$d" ]; then
+		ok "$1 ($(wc -l <"$2") symbols)"
+	else
+		bad "$1: $(tr '\n' ' ' <<<"$d")"
+	fi
 }
 
 nm -D --defined-only "$B/libnodrop.so.0" |
@@ -35,16 +39,22 @@ grep '^/\* include/nodrop/' "$tmp/aux" | grep -o '[A-Za-z_0-9]* (' | tr -d ' (' 
 same "exported symbols are the version script" "$tmp/exported" "$tmp/map"
 same "the version script is the public headers' functions" "$tmp/map" "$tmp/decl"
 odd=$(grep -v '^nd_' "$tmp/exported" | head -5)
-[ -z "$odd" ] && ok "every exported symbol has the nd_ prefix" ||
-	bad "exported without the nd_ prefix: $(echo $odd) ..."
+if [ -z "$odd" ]; then
+	ok "every exported symbol has the nd_ prefix"
+else
+	bad "exported without the nd_ prefix: $(tr '\n' ' ' <<<"$odd")..."
+fi
 
 for h in include/nodrop/*.h include/nodrop.h; do
 	inc=${h#include/}
 	printf '#include <%s>\n#include <%s>\n' "$inc" "$inc" >"$tmp/one.c"
-	gcc -std=c11 -Wall -Wextra -Werror -Iinclude -fsyntax-only "$tmp/one.c" 2>"$tmp/err" &&
+	if gcc -std=c11 -Wall -Wextra -Werror -Iinclude -fsyntax-only "$tmp/one.c" 2>"$tmp/err" &&
 		g++ -std=c++17 -Wall -Wextra -Werror -Iinclude -fsyntax-only -x c++ "$tmp/one.c" \
-			2>>"$tmp/err" && ok "$inc stands alone in C and C++" ||
+			2>>"$tmp/err"; then
+		ok "$inc stands alone in C and C++"
+	else
 		bad "$inc does not stand alone: $(head -3 "$tmp/err")"
+	fi
 done
 
 # Installed, as a user finds it: headers, .so, .a and nodrop.pc under a staging root. The
@@ -59,30 +69,44 @@ else
 	pcdir=$(dirname "$(find "$tmp/root" -name nodrop.pc | head -1)")
 	pc=(env PKG_CONFIG_SYSROOT_DIR="$tmp/root" PKG_CONFIG_PATH="$pcdir" pkg-config)
 	want="api mtu 9000 pfc 0x08 headroom 48648 mtu"
+	# the flags pkg-config prints are words to split
+	read -ra cflags <<<"$("${pc[@]}" --cflags nodrop)"
+	read -ra ldflags <<<"$("${pc[@]}" --libs nodrop)"
+	read -ra static <<<"$("${pc[@]}" --static --libs nodrop | sed 's/-lnodrop\b/-l:libnodrop.a/')"
 	for lang in c c++; do
 		cc=gcc
 		[ $lang = c++ ] && cc=g++
 		# shared: only -lnodrop and the headers pkg-config names
-		if $cc -x $lang $("${pc[@]}" --cflags nodrop) tests/api/prog.c -x none \
-			$("${pc[@]}" --libs nodrop) -o "$tmp/prog-$lang" 2>"$tmp/err"; then
+		if $cc -x $lang "${cflags[@]}" tests/api/prog.c -x none "${ldflags[@]}" \
+			-o "$tmp/prog-$lang" 2>"$tmp/err"; then
 			got=$(LD_LIBRARY_PATH="$libdir" "$tmp/prog-$lang" 2>&1)
-			[ "$got" = "$want" ] && ok "$lang program, shared, with pkg-config: $got" ||
+			if [ "$got" = "$want" ]; then
+				ok "$lang program, shared, with pkg-config: $got"
+			else
 				bad "$lang program, shared, printed '$got', want '$want'"
-			ldd "$tmp/prog-$lang" | grep -q 'libnodrop.so.0' && ok "$lang program links libnodrop.so.0" ||
+			fi
+			if ldd "$tmp/prog-$lang" | grep -q 'libnodrop.so.0'; then
+				ok "$lang program links libnodrop.so.0"
+			else
 				bad "$lang program is not linked to libnodrop.so.0"
+			fi
 		else
 			bad "$lang program, shared, does not build: $(head -5 "$tmp/err")"
 		fi
 		# static: libnodrop.a and everything pkg-config --static says it needs
-		libs=$("${pc[@]}" --static --libs nodrop | sed 's/-lnodrop\b/-l:libnodrop.a/')
-		if $cc -x $lang $("${pc[@]}" --cflags nodrop) tests/api/prog.c -x none $libs \
+		if $cc -x $lang "${cflags[@]}" tests/api/prog.c -x none "${static[@]}" \
 			-o "$tmp/prog-$lang-static" 2>"$tmp/err"; then
 			got=$("$tmp/prog-$lang-static" 2>&1)
-			[ "$got" = "$want" ] && ok "$lang program, static, with pkg-config --static: $got" ||
+			if [ "$got" = "$want" ]; then
+				ok "$lang program, static, with pkg-config --static: $got"
+			else
 				bad "$lang program, static, printed '$got', want '$want'"
-			ldd "$tmp/prog-$lang-static" | grep -q 'libnodrop' &&
-				bad "$lang static program still needs libnodrop.so" ||
+			fi
+			if ldd "$tmp/prog-$lang-static" | grep -q 'libnodrop'; then
+				bad "$lang static program still needs libnodrop.so"
+			else
 				ok "$lang static program carries libnodrop itself"
+			fi
 		else
 			bad "$lang program, static, does not link: $(grep -m3 'undefined\|error' "$tmp/err")"
 		fi
