@@ -211,6 +211,50 @@ START_TEST(report_margins)
 }
 END_TEST
 
+/*
+ * A soft device on one CPU completes a whole window at once (32 MiB every 0.55 s, nothing
+ * between): the rate between the margins is the bursts' rate, whatever their phase and period
+ * (counting the intervals inside the margins gave 5 or 6 bursts: 55 or 66 MiB/s for one rate).
+ */
+START_TEST(report_margins_bursts)
+{
+	static uint64_t burst[50];
+	const double mib = 1048576, m = 32 * mib;
+	double period, phase, t, want, err, worst = 0, sum = 0;
+	uint64_t r = (uint64_t)_i * 0x9e3779b97f4a7c15ULL + 1;
+	int i, k;
+
+	for (i = 0; i < 40; i++) {
+		nd_stress_result_free(&fx.r);
+		ck_assert_int_eq(nd_gen_result_alloc(&fx.r), 0);
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		period = 0.3 + (double)(r >> 11) * 0x1.0p-53 * 0.5;
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+		phase = (double)(r >> 11) * 0x1.0p-53 * period;
+		memset(burst, 0, sizeof(burst));
+		for (t = phase; t < 5; t += period)
+			burst[(int)(t / 0.1)] += (uint64_t)m;
+		fx.job.duration_s = 5;
+		fx.job.margin_s = 1;
+		for (k = 1; k < N; k++)
+			fx.steps[k] = (struct nd_gen_step_stats){ 100, 1000000000, 1, 5000000001 };
+		fx.flows[1].series = burst;
+		fx.flows[1].n_series = 50;
+		fx.flows[2].n_series = 0;
+		report();
+		want = m * 8 / period / 1e9;
+		err = fx.r.steps[0].avg_gbps / want - 1;
+		err = err < 0 ? -err : err;
+		ck_assert_msg(err < 0.07, "bursts every %.3f s from %.3f s: %.4f Gb/s, want %.4f",
+			      period, phase, fx.r.steps[0].avg_gbps, want);
+		ck_assert(fx.r.steps[0].seconds > 2.99 && fx.r.steps[0].seconds < 3.01);
+		worst = err > worst ? err : worst;
+		sum += err;
+	}
+	ck_assert_msg(sum / 40 < 0.03, "mean error %.4f (worst %.4f)", sum / 40, worst);
+}
+END_TEST
+
 START_TEST(lossy_names_counters)
 {
 	const struct nd_run_report *rep;
@@ -366,6 +410,7 @@ Suite *suite_gen_verdict(void)
 	tcase_add_test(tc, flows_against_their_ceilings);
 	tcase_add_test(tc, flows_without_a_ceiling);
 	tcase_add_test(tc, report_margins);
+	tcase_add_loop_test(tc, report_margins_bursts, 0, 3);
 	tcase_add_test(tc, lossy_names_counters);
 	tcase_add_test(tc, shared_port_counts_once);
 	tcase_add_test(tc, payload_problems_are_lossy);
