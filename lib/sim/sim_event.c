@@ -244,12 +244,29 @@ static inline bool is_unsorted(const struct sim_evq *q, uint32_t slot)
 	return q->unsorted[slot / 64] & (1ULL << (slot % 64));
 }
 
+/* @e into a bucket of one chunk with room, kept in order: after the equal times. */
+static void insert(struct sim_wchunk *ch, const struct sim_ev *e)
+{
+	uint32_t k;
+
+	if (ch->hi == SIM_CHUNK) {
+		memmove(ch->ev, ch->ev + ch->lo, (size_t)(ch->hi - ch->lo) * sizeof(ch->ev[0]));
+		ch->hi -= ch->lo;
+		ch->lo = 0;
+	}
+	for (k = ch->hi; k > ch->lo && ch->ev[k - 1].t > e->t; k--)
+		ch->ev[k] = ch->ev[k - 1];
+	ch->ev[k] = *e;
+	ch->hi++;
+}
+
 int sim_evq_push(struct sim_evq *q, uint64_t t, uint8_t kind, uint32_t ref, uint16_t arg)
 {
 	struct sim_ev e = { .t = t, .ref = ref, .arg = arg, .kind = kind };
 	uint64_t b = t >> SIM_WHEEL_SHIFT;
-	struct sim_wchunk *ch;
-	uint32_t slot, c, k;
+	struct sim_wchunk *ch = NULL;
+	bool empty;
+	uint32_t slot, c;
 
 	if (b >= q->cur + SIM_WHEEL_SLOTS)
 		return sim_heap_push(&q->far, t, kind, ref, arg);
@@ -257,44 +274,35 @@ int sim_evq_push(struct sim_evq *q, uint64_t t, uint8_t kind, uint32_t ref, uint
 	if (q->draining && b <= q->drained)
 		return late_push(q, &e);
 	slot = (uint32_t)(b & SLOT_MASK);
-	if (q->head[slot] == SIM_NONE) {
-		c = chunk_alloc(q);
-		if (c == SIM_NONE)
-			return -ENOMEM;
-		q->head[slot] = q->tail[slot] = c;
-		q->bits[slot / 64] |= 1ULL << (slot % 64);
-		ch = &q->pool[c];
-	} else {
+	empty = q->head[slot] == SIM_NONE;
+	if (!empty) {
 		ch = &q->pool[q->tail[slot]];
 		/* earlier than the bucket's last, in a bucket kept in order */
 		if (ch->ev[ch->hi - 1].t > t && !is_unsorted(q, slot)) {
 			/* one chunk with room: in place, after equal times; else sort on loading */
-			if (q->head[slot] == q->tail[slot] && ch->hi - ch->lo < SIM_CHUNK)
-				goto insert;
+			if (q->head[slot] == q->tail[slot] && ch->hi - ch->lo < SIM_CHUNK) {
+				insert(ch, &e);
+				q->n_wheel++;
+				return 0;
+			}
 			q->unsorted[slot / 64] |= 1ULL << (slot % 64);
 		}
 	}
-	if (ch->hi == SIM_CHUNK) {
+	/* a new bucket, or its last chunk full: a chunk at its end (the pool may move) */
+	if (empty || ch->hi == SIM_CHUNK) {
 		c = chunk_alloc(q);
 		if (c == SIM_NONE)
 			return -ENOMEM;
-		q->pool[q->tail[slot]].next = c;
+		if (empty) {
+			q->head[slot] = c;
+			q->bits[slot / 64] |= 1ULL << (slot % 64);
+		} else {
+			q->pool[q->tail[slot]].next = c;
+		}
 		q->tail[slot] = c;
 		ch = &q->pool[c];
 	}
 	ch->ev[ch->hi++] = e;
-	q->n_wheel++;
-	return 0;
-insert:
-	if (ch->hi == SIM_CHUNK) {
-		memmove(ch->ev, ch->ev + ch->lo, (size_t)(ch->hi - ch->lo) * sizeof(ch->ev[0]));
-		ch->hi -= ch->lo;
-		ch->lo = 0;
-	}
-	for (k = ch->hi; k > ch->lo && ch->ev[k - 1].t > t; k--)
-		ch->ev[k] = ch->ev[k - 1];
-	ch->ev[k] = e;
-	ch->hi++;
 	q->n_wheel++;
 	return 0;
 }
