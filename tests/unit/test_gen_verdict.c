@@ -216,21 +216,25 @@ END_TEST
  * between): the rate between the margins is the bursts' rate, whatever their phase and period
  * (counting the intervals inside the margins gave 5 or 6 bursts: 55 or 66 MiB/s for one rate).
  */
+/* [0, 1) from the top 53 bits */
+static double unit_interval(uint64_t x)
+{
+	return (double)(x >> 11) * 0x1.0p-53;
+}
+
 START_TEST(report_margins_bursts)
 {
 	static uint64_t burst[50];
 	const double mib = 1048576, m = 32 * mib;
 	double period, phase, t, want, err, worst = 0, sum = 0;
-	uint64_t r = (uint64_t)_i * 0x9e3779b97f4a7c15ULL + 1;
+	uint64_t seed = (uint64_t)_i << 32;
 	int i, k;
 
 	for (i = 0; i < 40; i++) {
 		nd_stress_result_free(&fx.r);
 		ck_assert_int_eq(nd_gen_result_alloc(&fx.r), 0);
-		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
-		period = 0.3 + (double)(r >> 11) * 0x1.0p-53 * 0.5;
-		r = r * 6364136223846793005ULL + 1442695040888963407ULL;
-		phase = (double)(r >> 11) * 0x1.0p-53 * period;
+		period = 0.3 + 0.5 * unit_interval(nd_gen_mix64(seed + 2 * (uint64_t)i));
+		phase = period * unit_interval(nd_gen_mix64(seed + 2 * (uint64_t)i + 1));
 		memset(burst, 0, sizeof(burst));
 		for (t = phase; t < 5; t += period)
 			burst[(int)(t / 0.1)] += (uint64_t)m;
