@@ -15,15 +15,6 @@
 
 /* --latency: poll this long for an answer before yielding the CPU */
 #define LAT_SPIN_NS 50000
-/*
- * --latency on the counter (gen_tsc.c): the round after one that moved a probe waits for the
- * answer (or the next probe) without reading the clock first, a system call where the counter
- * is used; a probe that landed during it waited for it to end (2-vCPU guest: SEND 1.03x ->
- * 0.99-1.01x of ib_send_lat). One round only: when to yield the CPU to a peer on the same one
- * is timed by the clock, and four rounds took a 1-vCPU guest's WRITE p50 from 235 to 352 us.
- */
-#define LAT_CLOCKLESS_ROUNDS 1
-
 #define HOUSEKEEP_NS 1000000ull
 #define PASSIVE_SLEEP_MS 20
 #define ACTIVE_SLEEP_MAX_NS (20 * HOUSEKEEP_NS)
@@ -206,9 +197,7 @@ static void step(struct nd_engine *en, uint64_t now, bool post)
 		record(en, ret, &en->err);
 	n += ret > 0 ? ret : 0;
 	if (n) {
-		en->idle_since = 0;
-		if (en->tsc_ns)
-			en->clockless = LAT_CLOCKLESS_ROUNDS;
+		en->idle_since = en->waited_since;
 	} else {
 		idle(en, now);
 	}
@@ -243,7 +232,7 @@ static void end_barrier(struct nd_engine *en)
 		return record(en, ret, &e);
 	until = nd_gen_now_ns() + (uint64_t)((en->rv->timeout_s + en->job->watchdog_s) * 1e9);
 	while (!done) {
-		now = nd_gen_now_ns();
+		now = nd_tsc_clock_now(&en->clk);
 		step(en, now, false);
 		if (now < next)
 			continue;
@@ -273,10 +262,7 @@ int nd_engine_run(struct nd_engine *en, struct nd_err *e)
 
 	en->t0 = now = nd_gen_now_ns();
 	while (!en->fatal) {
-		if (en->clockless)
-			en->clockless--;
-		else
-			now = nd_gen_now_ns();
+		now = nd_tsc_clock_now(&en->clk);
 		step(en, now, true);
 		if (now >= next) {
 			next = now + HOUSEKEEP_NS;
@@ -358,6 +344,12 @@ int nd_engine_init(struct nd_engine *en, struct nd_err *e)
 	/* latency is measured as perftest does: polling, never sleeping, by the counter if need be */
 	en->spin_ns = en->local->event ? 0 : job->latency ? UINT64_MAX : ND_SPIN_NS;
 	en->tsc_ns = job->latency ? nd_tsc_ns_per_tick() : 0;
+	/*
+	 * The rounds read the counter where it times the round trips: a clock read there is a
+	 * system call (in a guest on the HPET, an exit to the hypervisor), and a probe that landed
+	 * during one waited for it (2-vCPU guest: WRITE p50 1.02x -> 0.99x of ib_write_lat).
+	 */
+	en->clk = (struct nd_tsc_clock){ .ns_per_tick = en->tsc_ns, .reread_ns = HOUSEKEEP_NS };
 	en->now = nd_gen_now_ns();
 	if (nd_gen_probing(job) && nd_gen_probe_size(job) > scratch)
 		scratch = nd_gen_probe_size(job);

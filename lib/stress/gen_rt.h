@@ -198,6 +198,18 @@ struct nd_qp {
 	uint32_t probes_sent;		/* one in ND_PROBE_SIGNAL is signalled */
 };
 
+/*
+ * A clock read from the counter (gen_tsc.c): the kernel's clock read again only every
+ * reread_ns, or when the counter is another CPU's or went back; ns_per_tick 0: the clock.
+ */
+struct nd_tsc_clock {
+	double ns_per_tick;
+	uint64_t reread_ns;
+	uint64_t ns, tsc;		/* the last clock read and the counter beside it */
+	uint32_t cpu;			/* the CPU that read both */
+	uint64_t reads;			/* clock reads so far */
+};
+
 /* Per flow this rank drives: pacing and what it measured. */
 struct nd_flow_rt {
 	const struct nd_gen_flow *flow;
@@ -232,7 +244,8 @@ struct nd_engine {
 	bool posting_done;		/* every QP this rank drives posted all it will */
 	uint64_t spin_ns;		/* idle: poll this long before sleeping on events */
 	uint64_t idle_since;
-	unsigned int clockless;		/* --latency: rounds left without a clock read */
+	uint64_t waited_since;		/* --latency: a burst ended waiting since then */
+	struct nd_tsc_clock clk;	/* the rounds' clock */
 	uint64_t rng;
 	double *cum;			/* size distribution: cumulative weights */
 	struct ibv_send_wr *wr;		/* cq_mod work requests and their SGEs */
@@ -288,6 +301,8 @@ bool nd_probe_signalled(struct nd_qp *q);
 double nd_tsc_ns_per_tick(void);
 double nd_tsc_calibrate(void);
 uint64_t nd_tsc_read(uint32_t *cpu);
+/* The clock, or where ns_per_tick is set, the counter's ticks since the clock was last read */
+uint64_t nd_tsc_clock_now(struct nd_tsc_clock *c);
 /* Buffers, rings and per-flow state for the QPs laid out; sizes the results' steps. */
 int nd_engine_init(struct nd_engine *en, struct nd_err *e);
 /* Move what the flows measured into the rank's results. */

@@ -6,7 +6,9 @@
  * in every one (perftest's latency tests read the counter, get_cycles(), always). Used only
  * when the clock is slow, the instruction is there (RDTSCP, which also says which CPU read
  * it: a round trip is timed by one CPU's counter), and the counter's rate, measured against
- * CLOCK_MONOTONIC twice, agrees with itself; otherwise the clock it is.
+ * CLOCK_MONOTONIC twice, agrees with itself; otherwise the clock it is. The engine's rounds
+ * then read the clock from the counter too (nd_tsc_clock_now()), the kernel's clock only now
+ * and then, to keep the system call out of the round trips.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -89,4 +91,22 @@ double nd_tsc_ns_per_tick(void)
 	for (i = 0; i < 32; i++)
 		t1 = nd_gen_now_ns();
 	return (t1 - t0) / 32 < CLOCK_SLOW_NS ? 0 : nd_tsc_calibrate();
+}
+
+uint64_t nd_tsc_clock_now(struct nd_tsc_clock *c)
+{
+	uint64_t t, ns;
+	uint32_t cpu;
+
+	if (c->ns_per_tick > 0) {
+		t = nd_tsc_read(&cpu);
+		ns = (uint64_t)((double)(t - c->tsc) * c->ns_per_tick);
+		if (c->reads && cpu == c->cpu && t >= c->tsc && ns < c->reread_ns)
+			return c->ns + ns;
+	}
+	c->reads++;
+	c->ns = nd_gen_now_ns();
+	if (c->ns_per_tick > 0)
+		c->tsc = nd_tsc_read(&c->cpu);
+	return c->ns;
 }

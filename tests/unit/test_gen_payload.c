@@ -237,6 +237,52 @@ START_TEST(tsc_rate_against_clock)
 }
 END_TEST
 
+/*
+ * The engine rounds' clock from the counter (nd_tsc_clock_now()), at seeded random gaps of
+ * 0-300 us: within 20 us of the kernel's clock read around it, even with a rate 1 % off (the
+ * clock is read again every reread_ns, 1 ms), and the kernel's clock read about that often
+ * (and on a CPU change), not every time. Without a rate: the kernel's clock, every time.
+ */
+START_TEST(tsc_clock_follows_clock)
+{
+	struct nd_tsc_clock c;
+	uint64_t x = 0x7e57c10c, start, r0, r1, now, moves = 0, gap;
+	uint32_t cpu, last = UINT32_MAX;
+	int i, n = 1000, pass;
+
+	for (pass = 0; pass < 3; pass++) {
+		c = (struct nd_tsc_clock){ .reread_ns = 1000000 };
+		c.ns_per_tick = pass ? nd_tsc_calibrate() * (pass == 2 ? 1.01 : 1) : 0;
+		start = nd_gen_now_ns();
+		for (i = 0; i < n; i++) {
+			x = nd_gen_mix64(x);
+			gap = x % 300000;
+			r0 = nd_gen_now_ns();
+			while (nd_gen_now_ns() - r0 < gap)
+				;
+			r0 = nd_gen_now_ns();
+			now = nd_tsc_clock_now(&c);
+			r1 = nd_gen_now_ns();
+			nd_tsc_read(&cpu);
+			moves += cpu != last;
+			last = cpu;
+			ck_assert_msg(now + 20000 >= r0 && now <= r1 + 20000,
+				      "pass %d call %d: %llu ns, the clock %llu-%llu", pass, i,
+				      (unsigned long long)now, (unsigned long long)r0,
+				      (unsigned long long)r1);
+		}
+		if (!c.ns_per_tick) {
+			ck_assert_uint_eq(c.reads, n);
+			continue;
+		}
+		ck_assert_msg(c.reads <= (nd_gen_now_ns() - start) / c.reread_ns + 2 * moves + 2,
+			      "%llu clock reads in %d calls, %llu CPU changes",
+			      (unsigned long long)c.reads, n, (unsigned long long)moves);
+		ck_assert_uint_lt(c.reads, n / 2);
+	}
+}
+END_TEST
+
 Suite *suite_gen_payload(void)
 {
 	Suite *s = suite_create("gen_payload");
@@ -249,6 +295,7 @@ Suite *suite_gen_payload(void)
 	tcase_add_test(tc, payload_short_header);
 	tcase_add_test(tc, sink_slots_after_run);
 	tcase_add_test(tc, tsc_rate_against_clock);
+	tcase_add_test(tc, tsc_clock_follows_clock);
 	suite_add_tcase(s, tc);
 	return s;
 }
