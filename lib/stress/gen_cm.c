@@ -47,7 +47,6 @@ static int peer_sockaddr(const struct nd_gen_rank_info *pi, struct sockaddr_stor
 static void set_options(struct nd_engine *en, struct rdma_cm_id *id)
 {
 	uint8_t tos = (uint8_t)en->job->tos;
-
 	uint8_t timeout = (uint8_t)en->job->qp_timeout;
 
 	/* -1: leave rdma_cm's defaults (configfs default_roce_tos, the path's lifetime) */

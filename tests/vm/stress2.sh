@@ -70,8 +70,32 @@ netem_off() {
 	[ "$ME" = 0 ] || /usr/sbin/tc qdisc del dev eth0 root
 }
 
+# stalled NAME: the run FAILED because a QP stopped completing (the watchdog). Rank 0 decides;
+# rank 1 follows any FAILED (if rank 0 does not, rank 1's rerun finds no coordinator and fails).
+stalled() {
+	if [ "$ME" = 0 ]; then
+		jq -e '.verdict == "failed" and (.reason | test("watchdog"))' "$OUT/$1.json" >/dev/null
+	else
+		grep -q "verdict failed" "$OUT/$1.out"
+	fi
+}
+
+# Soft-RoCE (the guests' 6.1 kernel) has been seen, once in some 40 runs, to leave a QP's WRITEs
+# uncompleted under 1 % loss for the whole watchdog time (FAILED, the loss counters moved, the
+# wire not stalled); none in 42 runs in a row since. Such a run is kept (netem.stalled.*, with
+# the kernel's last messages) and the check runs once more, saying so; a second failure fails.
 netem() {
-	rank netem 18602 -o write -s 16K -D 4 --validate --rate 0.1
+	local args=(-o write -s 16K -D 4 --validate --rate 0.1) f
+	rank netem 18602 "${args[@]}"
+	if stalled netem; then
+		for f in "$OUT"/netem.*; do
+			cp "$f" "${f/netem./netem.stalled.}"
+		done
+		dmesg | tail -50 >"$OUT/netem.stalled.dmesg"
+		echo "nd_vm: rerun: lossy wire: soft-RoCE left a QP uncompleted for the watchdog" \
+			"time; kept as netem.stalled.*, running once more"
+		rank netem 18604 "${args[@]}"
+	fi
 	verdict_is netem lossy && [ "$(cat "$OUT/netem.rc")" = 1 ]
 }
 
