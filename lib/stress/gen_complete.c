@@ -206,7 +206,7 @@ static int ping(struct nd_engine *en, struct nd_qp *q, uint64_t now)
 	q->lat_mark = next_mark(q);
 	q->probe_t = now;
 	/* the stamp before the post, as perftest's */
-	if (en->tsc_ns)
+	if (en->clk.ns_per_tick)
 		q->probe_tsc = nd_tsc_read(&q->probe_cpu);
 	ret = send_probe(en, q);
 	if (ret)
@@ -218,9 +218,9 @@ static int ping(struct nd_engine *en, struct nd_qp *q, uint64_t now)
 
 /*
  * The pinger's probe came back: half the round trip, as perftest reports latency. @now is the
- * clock when the answer was seen; on the counter (tsc_ns), the round's clock, and the counter
- * is read here. A round trip that began on another CPU is not timed by this one's
- * counter: the clock then, which gives it a round too long, never too short. Returns the
+ * clock when the answer was seen; on the counter (clk.ns_per_tick), the round's clock, and
+ * the counter is read here. A round trip that began on another CPU is not timed by this
+ * one's counter: the clock then, which gives it a round too long, never too short. Returns the
  * clock at the answer as the round trip puts it (as exact as the probe's start), which the
  * next probe of a burst starts from without reading the clock.
  */
@@ -229,10 +229,10 @@ static uint64_t probe_back(struct nd_engine *en, struct nd_qp *q, uint64_t now)
 	uint64_t rtt = now - q->probe_t, t;
 	uint32_t cpu;
 
-	if (en->tsc_ns) {
+	if (en->clk.ns_per_tick) {
 		t = nd_tsc_read(&cpu);
 		rtt = cpu == q->probe_cpu && t > q->probe_tsc ?
-		      (uint64_t)((double)(t - q->probe_tsc) * en->tsc_ns) :
+		      (uint64_t)((double)(t - q->probe_tsc) * en->clk.ns_per_tick) :
 		      nd_gen_now_ns() - q->probe_t;
 	}
 	nd_hist_add(&en->res->probe, rtt / 2);
@@ -339,7 +339,7 @@ static int lat_poll(struct nd_engine *en)
 		if (!q->probe || !q->connected || !lat_landed(en, q))
 			continue;
 		if (q->active) {
-			now = en->tsc_ns ? en->now : nd_gen_now_ns();
+			now = en->clk.ns_per_tick ? en->now : nd_gen_now_ns();
 			ret = ping_again(en, q, probe_back(en, q, now));
 		} else {
 			q->lat_mark = next_mark(q);
@@ -426,7 +426,7 @@ static int poll_once(struct nd_engine *en)
 	 */
 	for (i = 0, now = 0; i < n && !now; i++)
 		if (ND_WR_KIND(wc[i].wr_id) != ND_WR_PROBE_SEND &&
-		    (!en->tsc_ns || ND_WR_KIND(wc[i].wr_id) != ND_WR_PROBE_RECV))
+		    (!en->clk.ns_per_tick || ND_WR_KIND(wc[i].wr_id) != ND_WR_PROBE_RECV))
 			now = nd_gen_now_ns();
 	/* probes on the counter take their own time (probe_back()) */
 	if (!now)

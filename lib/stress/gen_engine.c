@@ -343,13 +343,16 @@ int nd_engine_init(struct nd_engine *en, struct nd_err *e)
 				  "from the CPU: give it host memory (--mem host)");
 	/* latency is measured as perftest does: polling, never sleeping, by the counter if need be */
 	en->spin_ns = en->local->event ? 0 : job->latency ? UINT64_MAX : ND_SPIN_NS;
-	en->tsc_ns = job->latency ? nd_tsc_ns_per_tick() : 0;
 	/*
-	 * The rounds read the counter where it times the round trips: a clock read there is a
-	 * system call (in a guest on the HPET, an exit to the hypervisor), and a probe that landed
-	 * during one waited for it (2-vCPU guest: WRITE p50 1.02x -> 0.99x of ib_write_lat).
+	 * --latency's round trips are timed by the counter where the clock is slow, and the rounds
+	 * read their clock from it too: a clock read there is a system call (in a guest on the
+	 * HPET, an exit to the hypervisor), and a probe that landed during one waited for it
+	 * (2-vCPU guest: WRITE p50 1.02x -> 0.99x of ib_write_lat).
 	 */
-	en->clk = (struct nd_tsc_clock){ .ns_per_tick = en->tsc_ns, .reread_ns = HOUSEKEEP_NS };
+	en->clk = (struct nd_tsc_clock){
+		.ns_per_tick = job->latency ? nd_tsc_ns_per_tick() : 0,
+		.reread_ns = HOUSEKEEP_NS,
+	};
 	en->now = nd_gen_now_ns();
 	if (nd_gen_probing(job) && nd_gen_probe_size(job) > scratch)
 		scratch = nd_gen_probe_size(job);

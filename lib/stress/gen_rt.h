@@ -221,7 +221,6 @@ struct nd_flow_rt {
 
 struct nd_engine {
 	const struct nd_stress_job *job;
-	double tsc_ns;			/* --latency timed by the counter: ns a tick; 0: the clock */
 	uint64_t now;			/* the engine round's clock reading */
 	const struct nd_stress_local *local;
 	uint32_t inline_max;		/* local->inline_max with ND_INLINE_AUTO resolved */
@@ -245,7 +244,7 @@ struct nd_engine {
 	uint64_t spin_ns;		/* idle: poll this long before sleeping on events */
 	uint64_t idle_since;
 	uint64_t waited_since;		/* --latency: a burst ended waiting since then */
-	struct nd_tsc_clock clk;	/* the rounds' clock */
+	struct nd_tsc_clock clk;	/* the rounds' clock; its ns_per_tick, if set, times --latency */
 	uint64_t rng;
 	double *cum;			/* size distribution: cumulative weights */
 	struct ibv_send_wr *wr;		/* cq_mod work requests and their SGEs */

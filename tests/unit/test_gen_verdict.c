@@ -211,16 +211,17 @@ START_TEST(report_margins)
 }
 END_TEST
 
-/*
- * A soft device on one CPU completes a whole window at once (32 MiB every 0.55 s, nothing
- * between): the rate between the margins is the bursts' rate, whatever their phase and period
- * (counting the intervals inside the margins gave 5 or 6 bursts: 55 or 66 MiB/s for one rate).
- */
 /* [0, 1) from the top 53 bits */
 static double unit_interval(uint64_t x)
 {
 	return (double)(x >> 11) * 0x1.0p-53;
 }
+
+/*
+ * A soft device on one CPU completes a whole window at once (32 MiB every 0.55 s, nothing
+ * between): the rate between the margins is the bursts' rate, whatever their phase and period
+ * (counting the intervals inside the margins gave 5 or 6 bursts: 55 or 66 MiB/s for one rate).
+ */
 
 START_TEST(report_margins_bursts)
 {
