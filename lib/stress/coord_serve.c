@@ -458,6 +458,25 @@ static void check_join_timeout(struct nd_coord *co)
 	set_aborted(co, why);
 }
 
+/*
+ * How long the loop may sleep: every message, connection and the stop request wake it; the
+ * clock matters only for the deadlines before the welcome (the join timeout, an abort's grace).
+ * Once the job runs it sleeps up to a second: a wake-up on a guest's only CPU every 100 ms
+ * cost soft-RoCE, whose work is in the kernel, a few percent of a sender's rate.
+ */
+static int wait_ms(const struct nd_coord *co)
+{
+	uint64_t now = nd_gen_now_ns(), span = (uint64_t)(co->timeout_s * 1e9), due;
+
+	if (co->welcomed)
+		return 1000;
+	due = co->aborted ? co->t_abort + span : co->t0 + span;
+	if (due <= now)
+		return 0;
+	/* one millisecond late rather than early: the deadline is tested against the clock */
+	return due - now >= 1000000000ull ? 1000 : (int)((due - now) / 1000000) + 1;
+}
+
 static void *serve(void *arg)
 {
 	struct nd_coord *co = arg;
@@ -480,7 +499,7 @@ static void *serve(void *arg)
 			pfd[n++] = (struct pollfd){ c->fd, (short)(POLLIN |
 					(c->tx.len > c->tx_off ? POLLOUT : 0)), 0 };
 		}
-		if (poll(pfd, n, 100) < 0 && errno != EINTR)
+		if (poll(pfd, n, wait_ms(co)) < 0 && errno != EINTR)
 			break;
 		if (pfd[0].revents)
 			break;
