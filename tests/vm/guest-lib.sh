@@ -147,6 +147,19 @@ nd_vm_retry() { # N DELAY CMD...
 	done
 }
 
+# nd_vm_rerun NAME TAG WHY: a run that soft-RoCE spoiled is kept as $ND_OUT/NAME.TAG.* with the
+# kernel's last messages, and make's summary says the check runs once more (tests/vm/summary.sh
+# prints this line); the caller then runs it again, and a second failure fails the check.
+nd_vm_rerun() {
+	local f rest
+	for f in "$ND_OUT/$1".*; do
+		rest=${f#"$ND_OUT/$1."}
+		[[ $rest == "$2".* ]] || cp "$f" "$ND_OUT/$1.$2.$rest"
+	done
+	dmesg | tail -50 >"$ND_OUT/$1.$2.dmesg"
+	echo "nd_vm: rerun: $3; kept as $1.$2.*, running once more"
+}
+
 nd_vm_pass() {
 	nd_vm_ntests=$((nd_vm_ntests + 1))
 	echo "ok $nd_vm_ntests - $*"

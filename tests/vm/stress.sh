@@ -19,9 +19,9 @@ ND=${ND_NODROP:-build/nodrop}
 OUT=$ND_OUT
 COORD=127.0.0.1
 
-# run_job NAME NRANKS ARGS...: rank 0 listens (JSON in $OUT/NAME.json), the others join in
+# run_once NAME NRANKS ARGS...: rank 0 listens (JSON in $OUT/NAME.json), the others join in
 # the background; every rank's exit status lands in $OUT/NAME.rcN.
-run_job() {
+run_once() {
 	local name=$1 n=$2 port=$((18500 + RANDOM % 1000)) i fmt=(-j)
 	shift 2
 	[[ $name == *-text ]] && fmt=()		# a NAME ending in -text: rank 0 writes text
@@ -34,6 +34,27 @@ run_job() {
 		--junit "$OUT/$name.xml" "$@" >"$OUT/$name.json" 2>"$OUT/$name.err"
 	echo $? >"$OUT/$name.rc0"
 	wait
+}
+
+# retransmitted NAME: rank 0 judged the run lossy on soft-RoCE's retransmission counters alone
+# (no pause, drop or RNR counter moved)
+retransmitted() {
+	jq -e '.verdict == "lossy" and (.evidence | length) > 0 and all(.evidence[]; .what |
+		IN("transport_retries", "out_of_sequence", "duplicate_requests", "seq_err_naks"))' \
+		"$OUT/$1.json" >/dev/null 2>&1
+}
+
+# run_job NAME NRANKS ARGS...: run_once, and once more where soft-RoCE retransmitted inside the
+# guest, where nothing can drop a packet: seen once, in the distribution job of a `make check`
+# (transport_retries +1, out_of_sequence +1 among 20336 packets); none in 28 runs of that job
+# in a row since. The first run is kept and make says so; a second lossy run fails the check.
+run_job() {
+	run_once "$@"
+	if retransmitted "$1"; then
+		nd_vm_rerun "$1" lossy "$1: soft-RoCE retransmitted on the guest's own link ($(jq -r \
+			'[.evidence[] | "\(.what) +\(.delta)"] | join(", ")' "$OUT/$1.json"))"
+		run_once "$@"
+	fi
 }
 
 # jq_true NAME FILTER: the filter holds on rank 0's report

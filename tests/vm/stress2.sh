@@ -85,15 +85,11 @@ stalled() {
 # wire not stalled); none in 42 runs in a row since. Such a run is kept (netem.stalled.*, with
 # the kernel's last messages) and the check runs once more, saying so; a second failure fails.
 netem() {
-	local args=(-o write -s 16K -D 4 --validate --rate 0.1) f
+	local args=(-o write -s 16K -D 4 --validate --rate 0.1)
 	rank netem 18602 "${args[@]}"
 	if stalled netem; then
-		for f in "$OUT"/netem.*; do
-			cp "$f" "${f/netem./netem.stalled.}"
-		done
-		dmesg | tail -50 >"$OUT/netem.stalled.dmesg"
-		echo "nd_vm: rerun: lossy wire: soft-RoCE left a QP uncompleted for the watchdog" \
-			"time; kept as netem.stalled.*, running once more"
+		nd_vm_rerun netem stalled \
+			"lossy wire: soft-RoCE left a QP uncompleted for the watchdog time"
 		rank netem 18604 "${args[@]}"
 	fi
 	verdict_is netem lossy && [ "$(cat "$OUT/netem.rc")" = 1 ]

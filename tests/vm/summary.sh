@@ -11,7 +11,7 @@ printf '  VM     %s: %s\n' "$name" "${tally:-passed}"
 grep -h '^nd-vm: the emulated wire stalled' "$log" | while IFS= read -r line; do
 	printf '  VM     %s: first run: %s\n' "$name" "${line#nd-vm: }"
 done
-# a check that ran twice inside the guest (tests/vm/stress2.sh's lossy wire)
+# a check that ran twice inside the guest (nd_vm_rerun: stress2's lossy wire, stress's jobs)
 grep -hE '^(\[g0\] )?nd_vm: rerun: ' "$log" | while IFS= read -r line; do
 	printf '  VM     %s: %s\n' "$name" "${line#*nd_vm: }"
 done
