@@ -15,7 +15,6 @@ set -u
 
 ND=${ND_NODROP:-build/nodrop}
 CB=${ND_CTR_BENCH:-build/ctr_bench}
-DCB=/usr/sbin/dcb
 IP=/usr/sbin/ip
 RDMA=/usr/bin/rdma
 ETHTOOL=/usr/sbin/ethtool
@@ -27,7 +26,7 @@ SECS=${ND_BENCH_SECONDS:-2}
 [ -x "$CB" ] || { echo "$CB is missing: make $CB"; exit 3; }
 nd_vm_nicsim_load 64 >/dev/null || exit 3
 for i in $(seq 0 63); do
-	$IP link set "nicsim$i" up && $DCB pfc set dev "nicsim$i" prio-pfc 3:on || exit 3
+	$IP link set "nicsim$i" up && nd_vm_dcb pfc set dev "nicsim$i" prio-pfc 3:on || exit 3
 done
 nd_vm_rxe_up >/dev/null || exit 3
 
