@@ -222,7 +222,6 @@ static double unit_interval(uint64_t x)
  * between): the rate between the margins is the bursts' rate, whatever their phase and period
  * (counting the intervals inside the margins gave 5 or 6 bursts: 55 or 66 MiB/s for one rate).
  */
-
 START_TEST(report_margins_bursts)
 {
 	static uint64_t burst[50];
