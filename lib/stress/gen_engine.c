@@ -87,7 +87,6 @@ static void housekeep(struct nd_engine *en, uint64_t now)
 		watchdog(en, now);
 }
 
-
 /* Waiting for nothing but the others: no work of ours outstanding, no probe to send. */
 static bool passive(const struct nd_engine *en)
 {

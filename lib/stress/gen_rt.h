@@ -302,6 +302,8 @@ double nd_tsc_calibrate(void);
 uint64_t nd_tsc_read(uint32_t *cpu);
 /* The clock, or where ns_per_tick is set, the counter's ticks since the clock was last read */
 uint64_t nd_tsc_clock_now(struct nd_tsc_clock *c);
+/* The same at counter reading @t by @cpu (nd_tsc_read()); the clock now where it cannot say */
+uint64_t nd_tsc_clock_at(struct nd_tsc_clock *c, uint64_t t, uint32_t cpu);
 /* Buffers, rings and per-flow state for the QPs laid out; sizes the results' steps. */
 int nd_engine_init(struct nd_engine *en, struct nd_err *e);
 /* Move what the flows measured into the rank's results. */

@@ -93,13 +93,11 @@ double nd_tsc_ns_per_tick(void)
 	return (t1 - t0) / 32 < CLOCK_SLOW_NS ? 0 : nd_tsc_calibrate();
 }
 
-uint64_t nd_tsc_clock_now(struct nd_tsc_clock *c)
+uint64_t nd_tsc_clock_at(struct nd_tsc_clock *c, uint64_t t, uint32_t cpu)
 {
-	uint64_t t, ns;
-	uint32_t cpu;
+	uint64_t ns;
 
 	if (c->ns_per_tick > 0) {
-		t = nd_tsc_read(&cpu);
 		ns = (uint64_t)((double)(t - c->tsc) * c->ns_per_tick);
 		if (c->reads && cpu == c->cpu && t >= c->tsc && ns < c->reread_ns)
 			return c->ns + ns;
@@ -109,4 +107,12 @@ uint64_t nd_tsc_clock_now(struct nd_tsc_clock *c)
 	if (c->ns_per_tick > 0)
 		c->tsc = nd_tsc_read(&c->cpu);
 	return c->ns;
+}
+
+uint64_t nd_tsc_clock_now(struct nd_tsc_clock *c)
+{
+	uint32_t cpu = 0;
+	uint64_t t = c->ns_per_tick > 0 ? nd_tsc_read(&cpu) : 0;
+
+	return nd_tsc_clock_at(c, t, cpu);
 }

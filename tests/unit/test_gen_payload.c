@@ -283,6 +283,59 @@ START_TEST(tsc_clock_follows_clock)
 }
 END_TEST
 
+/*
+ * A counter reading converted later (nd_tsc_clock_at(), the time WRITE latency last moved):
+ * after seeded random gaps of 0-300 us, within 20 us of the kernel's clock read beside the
+ * reading, or where the clock had to be read again, the clock then: never before the reading.
+ * A reading another CPU took is the clock now. Without a rate: the clock now, every time.
+ */
+START_TEST(tsc_clock_at_reading)
+{
+	struct nd_tsc_clock c;
+	uint64_t x = 0x7e57a7, r0, r1, r2, at, t, reads, gap;
+	uint32_t cpu;
+	int i, pass, fresh = 0;
+
+	for (pass = 0; pass < 2; pass++) {
+		c = (struct nd_tsc_clock){ .reread_ns = 1000000 };
+		c.ns_per_tick = pass ? nd_tsc_calibrate() : 0;
+		nd_tsc_clock_now(&c);
+		for (i = 0; i < 500; i++) {
+			x = nd_gen_mix64(x);
+			gap = x % 300000;
+			r0 = nd_gen_now_ns();
+			t = nd_tsc_read(&cpu);
+			r1 = nd_gen_now_ns();
+			while (nd_gen_now_ns() - r1 < gap)
+				;
+			reads = c.reads;
+			at = nd_tsc_clock_at(&c, t, cpu);
+			r2 = nd_gen_now_ns();
+			if (c.ns_per_tick && c.reads == reads) {
+				fresh++;
+				ck_assert_msg(at + 20000 >= r0 && at <= r1 + 20000,
+					      "call %d: %llu ns for a reading at %llu-%llu", i,
+					      (unsigned long long)at, (unsigned long long)r0,
+					      (unsigned long long)r1);
+			} else {
+				ck_assert_uint_eq(c.reads, reads + 1);
+				ck_assert_uint_ge(at, r1 + gap);
+				ck_assert_uint_le(at, r2);
+			}
+		}
+		if (!c.ns_per_tick)
+			continue;
+		ck_assert_int_gt(fresh, 250);
+		reads = c.reads;
+		r0 = nd_gen_now_ns();
+		t = nd_tsc_read(&cpu);
+		at = nd_tsc_clock_at(&c, t, cpu + 1);
+		ck_assert_uint_eq(c.reads, reads + 1);
+		ck_assert_uint_ge(at, r0);
+	}
+}
+END_TEST
+
 Suite *suite_gen_payload(void)
 {
 	Suite *s = suite_create("gen_payload");
@@ -296,6 +349,7 @@ Suite *suite_gen_payload(void)
 	tcase_add_test(tc, sink_slots_after_run);
 	tcase_add_test(tc, tsc_rate_against_clock);
 	tcase_add_test(tc, tsc_clock_follows_clock);
+	tcase_add_test(tc, tsc_clock_at_reading);
 	suite_add_tcase(s, tc);
 	return s;
 }
