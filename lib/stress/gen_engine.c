@@ -325,7 +325,7 @@ int nd_engine_init(struct nd_engine *en, struct nd_err *e)
 	 * Inline by default only where perftest's latency tests inline (its "optimal values",
 	 * DEF_INLINE_WRITE 220 and DEF_INLINE_SEND_RC_UC 236). perftest leaves it off on a
 	 * device it does not know (soft-RoCE): where the device takes it, inline spares the
-	 * send a memory-region lookup (soft-RoCE WRITE p50 -5 to -7 %), so it stays on here.
+	 * send a memory-region lookup (soft-RoCE WRITE p50 -5 to -8 %), so it stays on here.
 	 */
 	en->inline_max = en->local->inline_max;
 	if (en->inline_max == ND_INLINE_AUTO)
