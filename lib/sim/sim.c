@@ -41,7 +41,7 @@ static void dispatch(struct sim *s, const struct sim_ev *ev)
 		sim_on_tx_done(s, ev->ref);
 		break;
 	case EV_ARRIVE:
-		sim_on_arrive(s, ev->ref);
+		sim_on_arrive(s, ev->ref, ev->arg);
 		break;
 	case EV_WAKE:
 		sim_on_wake(s, ev->ref);

@@ -168,6 +168,7 @@ struct sim_port {
 	uint64_t busy_until;		/* its transmitter is serialising until then */
 	bool busy;
 	bool to_host;			/* the peer is a host: always has room, sends no PFC */
+	bool sw, peer_sw;		/* its node and the peer's are switches (else hosts) */
 	struct sim_q q[SIM_CLASSES];	/* switch egress queues (hosts queue control only) */
 	/* as a transmitter told to PAUSE */
 	bool paused;
@@ -395,7 +396,7 @@ void sim_switch_rx(struct sim *s, uint32_t p);
 
 /* sim_net.c: the topology, and the link's events */
 void sim_on_tx_done(struct sim *s, uint32_t port);
-void sim_on_arrive(struct sim *s, uint32_t p);
+void sim_on_arrive(struct sim *s, uint32_t p, bool sw);
 int sim_net_build(struct sim *s, struct nd_err *e);
 void sim_net_free(struct sim *s);
 /* "h3", "sw0/h3", "leaf1/spine0": for the report. */

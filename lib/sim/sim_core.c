@@ -60,7 +60,7 @@ void sim_transmit(struct sim *s, uint32_t pi, uint32_t p)
 	port->tx_bytes += bytes;
 	s->pkt[p].in_port = port->peer;
 	sim_push(s, s->now + ser, EV_TX_DONE, pi, 0);
-	sim_push(s, s->now + ser + port->delay_ps, EV_ARRIVE, p, 0);
+	sim_push(s, s->now + ser + port->delay_ps, EV_ARRIVE, p, port->peer_sw);
 }
 
 void sim_kick(struct sim *s, uint32_t pi)
