@@ -94,8 +94,14 @@ static void wire(struct sim *s)
 	}
 }
 
+/* The last link's headroom: a fabric has a few kinds of link, a big one thousands of ports. */
+struct hdrm_memo {
+	uint64_t speed_bps, delay_ps, size;
+};
+
 /* Each lossless PG's headroom: the scenario's, or the basic model for its link. */
-static int headroom_of(struct sim *s, struct sim_port *port, struct nd_err *e)
+static int headroom_of(struct sim *s, struct sim_port *port, struct hdrm_memo *m,
+		       struct nd_err *e)
 {
 	struct nd_headroom h;
 	int ret;
@@ -104,23 +110,28 @@ static int headroom_of(struct sim *s, struct sim_port *port, struct nd_err *e)
 		port->hdrm_limit = s->sc->sw.headroom;
 		return 0;
 	}
+	if (m->size && m->speed_bps == port->speed_bps && m->delay_ps == port->delay_ps) {
+		port->hdrm_limit = m->size;
+		return 0;
+	}
 	ret = nd_headroom_required(port->speed_bps / 1000000, (double)port->delay_ps / 5000.0,
 				   s->data_bytes, ND_HDRM_BASIC, &h, e);
 	if (ret)
 		return nd_err_wrap(e, "switch.headroom: auto");
 	port->hdrm_limit = h.size;
+	*m = (struct hdrm_memo){ port->speed_bps, port->delay_ps, h.size };
 	return 0;
 }
 
 /* A RoCE switch's shared pool: its buffer less the headroom of its lossless PGs. */
-static int shared_pool(struct sim *s, struct sim_node *n, struct nd_err *e)
+static int shared_pool(struct sim *s, struct sim_node *n, struct hdrm_memo *m, struct nd_err *e)
 {
 	uint64_t reserved = 0;
 	uint32_t k;
 	int ret;
 
 	for (k = 0; s->sc->pfc.on && k < n->n_ports; k++) {
-		ret = headroom_of(s, &s->ports[n->port0 + k], e);
+		ret = headroom_of(s, &s->ports[n->port0 + k], m, e);
 		if (ret)
 			return ret;
 		reserved += s->ports[n->port0 + k].hdrm_limit;
@@ -137,6 +148,7 @@ static int shared_pool(struct sim *s, struct sim_node *n, struct nd_err *e)
 static int setup_ports(struct sim *s, struct nd_err *e)
 {
 	const struct nd_sim_pfc *pfc = &s->sc->pfc;
+	struct hdrm_memo memo = { 0 };
 	struct sim_port *port;
 	uint64_t mbps;
 	uint32_t i;
@@ -161,7 +173,7 @@ static int setup_ports(struct sim *s, struct nd_err *e)
 	for (i = 0; i < s->n_nodes; i++) {
 		if (!s->nodes[i].sw || s->fabric != ND_FABRIC_ROCE)
 			continue;
-		ret = shared_pool(s, &s->nodes[i], e);
+		ret = shared_pool(s, &s->nodes[i], &memo, e);
 		if (ret)
 			return ret;
 	}
@@ -208,27 +220,26 @@ void sim_net_free(struct sim *s)
 	s->hosts = NULL;
 }
 
-static void node_name(const struct sim *s, uint32_t node, char *buf, size_t size)
+/* A node's name as a prefix and a number: h3, sw0, leaf1, spine2. */
+static const char *node_kind(const struct sim *s, uint32_t node)
 {
 	const struct sim_node *n = &s->nodes[node];
 
 	if (!n->sw)
-		snprintf(buf, size, "h%u", n->index);
-	else if (s->sc->topo.kind == ND_TOPO_SINGLE)
-		snprintf(buf, size, "sw%u", n->index);
-	else
-		snprintf(buf, size, "%s%u", n->tier ? "spine" : "leaf", n->index);
+		return "h";
+	if (s->sc->topo.kind == ND_TOPO_SINGLE)
+		return "sw";
+	return n->tier ? "spine" : "leaf";
 }
 
+/* A host's port by its host, a switch's by both ends (leaf1/spine2), in one snprintf. */
 void sim_port_name(const struct sim *s, uint32_t pi, char *buf, size_t size)
 {
-	char a[24], b[24];
+	uint32_t node = s->ports[pi].node, peer = s->ports[s->ports[pi].peer].node;
 
-	node_name(s, s->ports[pi].node, a, sizeof(a));
-	if (!s->nodes[s->ports[pi].node].sw) {
-		nd_strlcpy(buf, a, size);
-		return;
-	}
-	node_name(s, s->ports[s->ports[pi].peer].node, b, sizeof(b));
-	snprintf(buf, size, "%s/%s", a, b);
+	if (!s->nodes[node].sw)
+		snprintf(buf, size, "h%u", s->nodes[node].index);
+	else
+		snprintf(buf, size, "%s%u/%s%u", node_kind(s, node), s->nodes[node].index,
+			 node_kind(s, peer), s->nodes[peer].index);
 }
