@@ -16,7 +16,7 @@
  * Heap entry k lives at ev[k + PAD]: the four children of k (4k+1..4k+4) then sit at
  * 4(k+1)..4(k+1)+3, one aligned 64-byte line, and the minimum of them is found without branches.
  */
-#define PAD 3
+#define PAD SIM_HEAP_PAD
 #define LINE 64
 
 static struct sim_ev *ev_alloc(size_t cap)
@@ -62,11 +62,6 @@ int sim_heap_push(struct sim_heap *h, uint64_t t, uint8_t kind, uint32_t ref, ui
 	}
 	ev[i] = e;
 	return 0;
-}
-
-const struct sim_ev *sim_heap_top(const struct sim_heap *h)
-{
-	return h->n ? &h->ev[PAD] : NULL;
 }
 
 bool sim_heap_pop(struct sim_heap *h, struct sim_ev *out)
@@ -260,16 +255,17 @@ static void insert(struct sim_wchunk *ch, const struct sim_ev *e)
 	ch->hi++;
 }
 
-int sim_evq_push(struct sim_evq *q, uint64_t t, uint8_t kind, uint32_t ref, uint16_t arg)
+/* sim_evq_push()'s every case */
+int sim_evq_push_slow(struct sim_evq *q, const struct sim_ev *ev)
 {
-	struct sim_ev e = { .t = t, .ref = ref, .arg = arg, .kind = kind };
-	uint64_t b = t >> SIM_WHEEL_SHIFT;
+	struct sim_ev e = *ev;
+	uint64_t t = e.t, b = t >> SIM_WHEEL_SHIFT;
 	struct sim_wchunk *ch = NULL;
 	bool empty;
 	uint32_t slot, c;
 
 	if (b >= q->cur + SIM_WHEEL_SLOTS)
-		return sim_heap_push(&q->far, t, kind, ref, arg);
+		return sim_heap_push(&q->far, t, e.kind, e.ref, e.arg);
 	/* a bucket already sorted into the drain: the heap beside it keeps the order */
 	if (q->draining && b <= q->drained)
 		return late_push(q, &e);
@@ -325,7 +321,7 @@ static int next_slot(const struct sim_evq *q)
 /* Sort @n events of one bucket by time, equal times kept in order (@tmp: scratch for @n). */
 static void sort_bucket(struct sim_ev *ev, struct sim_ev *tmp, uint32_t n)
 {
-	uint32_t i, j, cnt[64], pos, pass;
+	uint32_t i, j, cnt[2][64], pos, pass;
 	struct sim_ev x, *src = ev, *dst = tmp, *swap;
 
 	if (n <= INSERTION_MAX) {
@@ -337,18 +333,20 @@ static void sort_bucket(struct sim_ev *ev, struct sim_ev *tmp, uint32_t n)
 		}
 		return;
 	}
-	/* within a bucket only the low 12 bits differ: two stable passes of 6 bits */
+	/* within a bucket only the low 12 bits differ: two stable passes of 6 bits, counted at once */
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < n; i++) {
+		cnt[0][ev[i].t & 63]++;
+		cnt[1][(ev[i].t >> 6) & 63]++;
+	}
 	for (pass = 0; pass < 2; pass++) {
-		memset(cnt, 0, sizeof(cnt));
-		for (i = 0; i < n; i++)
-			cnt[(src[i].t >> (6 * pass)) & 63]++;
 		for (i = 0, pos = 0; i < 64; i++) {
-			j = cnt[i];
-			cnt[i] = pos;
+			j = cnt[pass][i];
+			cnt[pass][i] = pos;
 			pos += j;
 		}
 		for (i = 0; i < n; i++)
-			dst[cnt[(src[i].t >> (6 * pass)) & 63]++] = src[i];
+			dst[cnt[pass][(src[i].t >> (6 * pass)) & 63]++] = src[i];
 		swap = src;
 		src = dst;
 		dst = swap;
@@ -397,8 +395,8 @@ static void take_head(struct sim_evq *q, int slot, struct sim_ev *out)
 }
 
 /* A far event pushed long ago may be due before anything in the wheel: take it if @w is later. */
-static bool far_first(struct sim_evq *q, const struct sim_ev *w, uint64_t until, struct sim_ev *out,
-		      bool *taken)
+static inline bool far_first(struct sim_evq *q, const struct sim_ev *w, uint64_t until,
+			     struct sim_ev *out, bool *taken)
 {
 	const struct sim_ev *far = sim_heap_top(&q->far);
 
@@ -437,7 +435,8 @@ static bool pop_drain(struct sim_evq *q, uint64_t until, struct sim_ev *out)
 	return true;
 }
 
-bool sim_evq_pop(struct sim_evq *q, uint64_t until, struct sim_ev *out)
+/* sim_evq_pop()'s every case */
+bool sim_evq_pop_slow(struct sim_evq *q, uint64_t until, struct sim_ev *out)
 {
 	const struct sim_ev *w;
 	bool taken;
