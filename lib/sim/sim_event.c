@@ -333,7 +333,7 @@ static void sort_bucket(struct sim_ev *ev, struct sim_ev *tmp, uint32_t n)
 		}
 		return;
 	}
-	/* within a bucket only the low 12 bits differ: two stable passes of 6 bits, counted at once */
+	/* within a bucket only the low 12 bits differ: two stable passes of 6 bits (one count) */
 	memset(cnt, 0, sizeof(cnt));
 	for (i = 0; i < n; i++) {
 		cnt[0][ev[i].t & 63]++;
