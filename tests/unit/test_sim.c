@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/internal.h"
 #include "sim/sim.h"
 #include "unit.h"
 
@@ -756,6 +757,145 @@ START_TEST(test_same_seed_same_report)
 }
 END_TEST
 
+/* ---- results pinned bit for bit ---- */
+
+/*
+ * A change that only makes the simulator faster (the event queue, the memory layout, the
+ * dispatch) must leave every report as it was, to the last bit, for the same seed. Each shipped
+ * scenario on both fabrics (2 ms of it at most), by events and a fingerprint of everything the
+ * report and the model's stats hold. The values were taken at f9b0f60, before the event queue's
+ * inline paths, and hold after them. A change to the model itself updates them and says why.
+ * FNV-1a over every number, name and reason the report and the model's stats hold.
+ */
+static uint64_t pin_fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 0x100000001b3ULL;
+	return h;
+}
+
+static uint64_t pin_u(uint64_t h, uint64_t v)
+{
+	return pin_fnv(h, &v, sizeof(v));
+}
+
+static uint64_t pin_d(uint64_t h, double v)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &v, sizeof(bits));
+	return pin_u(h, bits);
+}
+
+static uint64_t pin_s(uint64_t h, const char *s)
+{
+	return pin_fnv(h, s, strlen(s) + 1);
+}
+
+static uint64_t pin_pct(uint64_t h, const struct nd_sim_pct *p)
+{
+	h = pin_u(h, p->count);
+	h = pin_d(h, p->p50);
+	h = pin_d(h, p->p95);
+	h = pin_d(h, p->p99);
+	h = pin_d(h, p->max);
+	return pin_d(h, p->mean);
+}
+
+static uint64_t pin_report(const struct nd_run_report *r, const struct nd_sim_stats *st)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	h = pin_u(h, st->events);
+	h = pin_u(h, st->flows);
+	h = pin_u(h, st->flows_done);
+	h = pin_u(h, st->packets);
+	h = pin_pct(h, &st->slowdown);
+	for (i = 0; i < ND_SIM_BUCKETS; i++)
+		h = pin_pct(h, &st->buckets[i].slowdown);
+	h = pin_d(h, r->aggregate_gbps);
+	h = pin_d(h, r->jain);
+	h = pin_u(h, r->fct.count);
+	h = pin_d(h, r->fct.p50_us);
+	h = pin_d(h, r->fct.p99_us);
+	h = pin_d(h, r->fct.max_us);
+	h = pin_d(h, r->fct.mean_us);
+	h = pin_u(h, r->drops);
+	h = pin_u(h, r->retransmits);
+	h = pin_u(h, (uint64_t)r->verdict);
+	h = pin_s(h, r->reason);
+	for (i = 0; i < r->n_flows; i++) {
+		const struct nd_flow_result *f = &r->flows[i];
+
+		h = pin_s(h, f->name);
+		h = pin_u(h, f->bytes);
+		h = pin_u(h, f->messages);
+		h = pin_d(h, f->gbps);
+		h = pin_d(h, f->fct_us);
+		h = pin_d(h, f->slowdown);
+		h = pin_u(h, f->retransmits);
+	}
+	for (i = 0; i < r->n_ports; i++) {
+		const struct nd_port_result *p = &r->ports[i];
+
+		h = pin_s(h, p->name);
+		h = pin_d(h, p->pause_fraction);
+		h = pin_u(h, p->pause_frames);
+		h = pin_u(h, p->ecn_marked);
+		h = pin_u(h, p->cnp_sent);
+		h = pin_u(h, p->cnp_handled);
+		h = pin_d(h, p->credit_wait_fraction);
+		h = pin_u(h, p->drops);
+	}
+	return h;
+}
+
+static const struct {
+	const char *file;
+	enum nd_fabric fabric;
+	uint64_t events, print;
+} pinned[] = {
+	{ "incast-8.yaml", ND_FABRIC_ROCE, 32780, 0xe7390115c76496f9ULL },
+	{ "incast-8.yaml", ND_FABRIC_IB, 125809, 0x83a79672830ce34dULL },
+	{ "incast-64.yaml", ND_FABRIC_ROCE, 151376, 0x9707bf505d8e92a4ULL },
+	{ "incast-64.yaml", ND_FABRIC_IB, 132553, 0x648292b3df52d24bULL },
+	{ "victim-leaf-spine.yaml", ND_FABRIC_ROCE, 126446, 0x47b4c5cbb0c2d38eULL },
+	{ "victim-leaf-spine.yaml", ND_FABRIC_IB, 342532, 0xc0dde20b98885553ULL },
+	{ "websearch-30.yaml", ND_FABRIC_ROCE, 1050231, 0xd2385e63b8151cbaULL },
+	{ "websearch-30.yaml", ND_FABRIC_IB, 1350233, 0x5e0a2b6cbf03ca52ULL },
+	{ "websearch-50.yaml", ND_FABRIC_ROCE, 1871952, 0xc8b56c910d4ecbd1ULL },
+	{ "websearch-50.yaml", ND_FABRIC_IB, 2276046, 0xeedd91fb470daa2dULL },
+};
+
+START_TEST(test_pinned_results)
+{
+	struct nd_run_report r;
+	struct nd_sim_stats st;
+	struct nd_scenario sc;
+	struct nd_err e = { 0 };
+	char path[512];
+	uint64_t print;
+	int ret;
+
+	ret = nd_scenario_load(shipped(pinned[_i].file, path, sizeof(path)), &sc, &e);
+	ck_assert_msg(ret == 0, "%s", e.msg);
+	if (sc.duration_ps > 2 * MS)
+		sc.duration_ps = 2 * MS;
+	run(&sc, pinned[_i].fabric, &r, &st);
+	print = pin_report(&r, &st);
+	ck_assert_msg(st.events == pinned[_i].events && print == pinned[_i].print,
+		      "%s on %s: %llu events, fingerprint 0x%016llx; pinned: %llu, 0x%016llx",
+		      pinned[_i].file, nd_fabric_name(pinned[_i].fabric),
+		      (unsigned long long)st.events, (unsigned long long)print,
+		      (unsigned long long)pinned[_i].events, (unsigned long long)pinned[_i].print);
+	nd_run_report_free(&r);
+	nd_scenario_free(&sc);
+}
+END_TEST
+
 /* Different seeds, different arrivals; the same seed, the same ones (for both fabrics). */
 START_TEST(test_seed_arrivals)
 {
@@ -869,6 +1009,7 @@ Suite *suite_sim(void)
 	tcase_add_test(model, test_leaf_spine_ecmp);
 	tcase_add_test(model, test_idle_slowdown);
 	tcase_add_test(model, test_same_seed_same_report);
+	tcase_add_loop_test(model, test_pinned_results, 0, (int)ND_ARRAY_SIZE(pinned));
 	suite_add_tcase(s, model);
 	return s;
 }
