@@ -12,6 +12,7 @@
  * first round trip and for rounding, not for noise.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -765,7 +766,7 @@ END_TEST
  * scenario on both fabrics (2 ms of it at most), by events and a fingerprint of everything the
  * report and the model's stats hold. The values were taken at f9b0f60, before the event queue's
  * inline paths, and hold after them. A change to the model itself updates them and says why.
- * FNV-1a over every number, name and reason the report and the model's stats hold.
+ * The fingerprint: FNV-1a over every number, name and reason the report and the stats hold.
  */
 static uint64_t pin_fnv(uint64_t h, const void *p, size_t n)
 {
@@ -781,28 +782,61 @@ static uint64_t pin_u(uint64_t h, uint64_t v)
 	return pin_fnv(h, &v, sizeof(v));
 }
 
-static uint64_t pin_d(uint64_t h, double v)
-{
-	uint64_t bits;
+/* A field of a struct the fingerprint takes: where it is, and whether a number or a name. */
+struct pin_field {
+	size_t off;
+	char type;	/* 'u' uint64_t, 'd' double, 's' a string */
+};
 
-	memcpy(&bits, &v, sizeof(bits));
-	return pin_u(h, bits);
+#define PIN(type, s, f) { offsetof(struct s, f), type }
+
+static const struct pin_field pct_fields[] = {
+	PIN('u', nd_sim_pct, count), PIN('d', nd_sim_pct, p50), PIN('d', nd_sim_pct, p95),
+	PIN('d', nd_sim_pct, p99), PIN('d', nd_sim_pct, max), PIN('d', nd_sim_pct, mean),
+};
+static const struct pin_field flow_fields[] = {
+	PIN('s', nd_flow_result, name), PIN('u', nd_flow_result, bytes),
+	PIN('u', nd_flow_result, messages), PIN('d', nd_flow_result, gbps),
+	PIN('d', nd_flow_result, fct_us), PIN('d', nd_flow_result, slowdown),
+	PIN('u', nd_flow_result, retransmits),
+};
+static const struct pin_field port_fields[] = {
+	PIN('s', nd_port_result, name), PIN('d', nd_port_result, pause_fraction),
+	PIN('u', nd_port_result, pause_frames), PIN('u', nd_port_result, ecn_marked),
+	PIN('u', nd_port_result, cnp_sent), PIN('u', nd_port_result, cnp_handled),
+	PIN('d', nd_port_result, credit_wait_fraction), PIN('u', nd_port_result, drops),
+};
+static const struct pin_field report_fields[] = {
+	PIN('d', nd_run_report, aggregate_gbps), PIN('d', nd_run_report, jain),
+	PIN('u', nd_run_report, fct.count), PIN('d', nd_run_report, fct.p50_us),
+	PIN('d', nd_run_report, fct.p99_us), PIN('d', nd_run_report, fct.max_us),
+	PIN('d', nd_run_report, fct.mean_us), PIN('u', nd_run_report, drops),
+	PIN('u', nd_run_report, retransmits),
+};
+
+/* @n structs of @size at @base, each field of @fields */
+static uint64_t pin_each(uint64_t h, const void *base, size_t size, size_t n,
+			 const struct pin_field *fields, size_t n_fields)
+{
+	const char *b;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		b = (const char *)base + i * size;
+		for (k = 0; k < n_fields; k++) {
+			const void *v = b + fields[k].off;
+
+			if (fields[k].type == 's')
+				h = pin_fnv(h, v, strlen(v) + 1);
+			else
+				h = pin_fnv(h, v, 8);
+		}
+	}
+	return h;
 }
 
-static uint64_t pin_s(uint64_t h, const char *s)
-{
-	return pin_fnv(h, s, strlen(s) + 1);
-}
-
-static uint64_t pin_pct(uint64_t h, const struct nd_sim_pct *p)
-{
-	h = pin_u(h, p->count);
-	h = pin_d(h, p->p50);
-	h = pin_d(h, p->p95);
-	h = pin_d(h, p->p99);
-	h = pin_d(h, p->max);
-	return pin_d(h, p->mean);
-}
+#define PIN_EACH(h, base, n, fields) \
+	pin_each(h, base, sizeof(*(base)), n, fields, ND_ARRAY_SIZE(fields))
 
 static uint64_t pin_report(const struct nd_run_report *r, const struct nd_sim_stats *st)
 {
@@ -813,44 +847,14 @@ static uint64_t pin_report(const struct nd_run_report *r, const struct nd_sim_st
 	h = pin_u(h, st->flows);
 	h = pin_u(h, st->flows_done);
 	h = pin_u(h, st->packets);
-	h = pin_pct(h, &st->slowdown);
+	h = PIN_EACH(h, &st->slowdown, 1, pct_fields);
 	for (i = 0; i < ND_SIM_BUCKETS; i++)
-		h = pin_pct(h, &st->buckets[i].slowdown);
-	h = pin_d(h, r->aggregate_gbps);
-	h = pin_d(h, r->jain);
-	h = pin_u(h, r->fct.count);
-	h = pin_d(h, r->fct.p50_us);
-	h = pin_d(h, r->fct.p99_us);
-	h = pin_d(h, r->fct.max_us);
-	h = pin_d(h, r->fct.mean_us);
-	h = pin_u(h, r->drops);
-	h = pin_u(h, r->retransmits);
+		h = PIN_EACH(h, &st->buckets[i].slowdown, 1, pct_fields);
+	h = PIN_EACH(h, r, 1, report_fields);
 	h = pin_u(h, (uint64_t)r->verdict);
-	h = pin_s(h, r->reason);
-	for (i = 0; i < r->n_flows; i++) {
-		const struct nd_flow_result *f = &r->flows[i];
-
-		h = pin_s(h, f->name);
-		h = pin_u(h, f->bytes);
-		h = pin_u(h, f->messages);
-		h = pin_d(h, f->gbps);
-		h = pin_d(h, f->fct_us);
-		h = pin_d(h, f->slowdown);
-		h = pin_u(h, f->retransmits);
-	}
-	for (i = 0; i < r->n_ports; i++) {
-		const struct nd_port_result *p = &r->ports[i];
-
-		h = pin_s(h, p->name);
-		h = pin_d(h, p->pause_fraction);
-		h = pin_u(h, p->pause_frames);
-		h = pin_u(h, p->ecn_marked);
-		h = pin_u(h, p->cnp_sent);
-		h = pin_u(h, p->cnp_handled);
-		h = pin_d(h, p->credit_wait_fraction);
-		h = pin_u(h, p->drops);
-	}
-	return h;
+	h = pin_fnv(h, r->reason, strlen(r->reason) + 1);
+	h = PIN_EACH(h, r->flows, r->n_flows, flow_fields);
+	return PIN_EACH(h, r->ports, r->n_ports, port_fields);
 }
 
 static const struct {
