@@ -138,6 +138,12 @@ void sim_evq_free(struct sim_evq *q);
 int sim_evq_push_slow(struct sim_evq *q, const struct sim_ev *e);
 bool sim_evq_pop_slow(struct sim_evq *q, uint64_t until, struct sim_ev *out);
 
+/* Bucket @slot took events out of order: it is sorted when the clock reaches it. */
+static inline bool sim_evq_unsorted(const struct sim_evq *q, uint32_t slot)
+{
+	return q->unsorted[slot / 64] & (1ULL << (slot % 64));
+}
+
 /*
  * Push and pop are most of the loop's own work: their common cases (an append to a bucket's
  * last chunk; the next event of a sorted bucket, nothing earlier beside it) are inline, the
@@ -154,8 +160,8 @@ static inline int sim_evq_push(struct sim_evq *q, uint64_t t, uint8_t kind, uint
 	if (b < q->cur + SIM_WHEEL_SLOTS && !(q->draining && b <= q->drained) &&
 	    q->head[slot] != SIM_NONE) {
 		ch = &q->pool[q->tail[slot]];
-		if (ch->hi < SIM_CHUNK && (ch->ev[ch->hi - 1].t <= t ||
-					   (q->unsorted[slot / 64] & (1ULL << (slot % 64))))) {
+		if (ch->hi < SIM_CHUNK &&
+		    (ch->ev[ch->hi - 1].t <= t || sim_evq_unsorted(q, slot))) {
 			ch->ev[ch->hi++] = e;
 			q->n_wheel++;
 			return 0;
@@ -171,7 +177,10 @@ static inline bool sim_evq_pop(struct sim_evq *q, uint64_t until, struct sim_ev 
 
 	if (q->draining && q->run_i < q->run_n) {
 		w = &q->run[q->run_i];
-		/* the run wins equal times: it was pushed before the heaps beside it */
+		/*
+		 * The run wins equal times: it was pushed before the heaps beside it. The far
+		 * heap's top read in place: through sim_heap_top()'s pointer, +1.5 % instructions.
+		 */
 		if (w->t <= until && (!q->n_late || q->late[0].ev.t >= w->t) &&
 		    (!q->far.n || q->far.ev[SIM_HEAP_PAD].t >= w->t)) {
 			*out = *w;
@@ -218,7 +227,6 @@ struct sim_port {
 	uint64_t speed_bps, delay_ps;
 	uint64_t busy_until;		/* its transmitter is serialising until then */
 	bool busy;
-	bool to_host;			/* the peer is a host: always has room, sends no PFC */
 	bool sw, peer_sw;		/* its node and the peer's are switches (else hosts) */
 	struct sim_q q[SIM_CLASSES];	/* switch egress queues (hosts queue control only) */
 	/* as a transmitter told to PAUSE */
@@ -239,6 +247,12 @@ struct sim_port {
 	/* counters */
 	uint64_t pause_rx, pause_tx, ecn_marked, drops, cnp_sent, cnp_handled, tx_bytes;
 };
+
+/* A switch port whose peer is a host: the host always has room and sends no PFC. */
+static inline bool sim_to_host(const struct sim_port *port)
+{
+	return port->sw && !port->peer_sw;
+}
 
 struct sim;
 

@@ -234,11 +234,6 @@ static void late_pop(struct sim_evq *q, struct sim_ev *out)
 	h[i] = last;
 }
 
-static inline bool is_unsorted(const struct sim_evq *q, uint32_t slot)
-{
-	return q->unsorted[slot / 64] & (1ULL << (slot % 64));
-}
-
 /* @e into a bucket of one chunk with room, kept in order: after the equal times. */
 static void insert(struct sim_wchunk *ch, const struct sim_ev *e)
 {
@@ -274,7 +269,7 @@ int sim_evq_push_slow(struct sim_evq *q, const struct sim_ev *ev)
 	if (!empty) {
 		ch = &q->pool[q->tail[slot]];
 		/* earlier than the bucket's last, in a bucket kept in order */
-		if (ch->ev[ch->hi - 1].t > t && !is_unsorted(q, slot)) {
+		if (ch->ev[ch->hi - 1].t > t && !sim_evq_unsorted(q, slot)) {
 			/* one chunk with room: in place, after equal times; else sort on loading */
 			if (q->head[slot] == q->tail[slot] && ch->hi - ch->lo < SIM_CHUNK) {
 				insert(ch, &e);
@@ -447,7 +442,7 @@ bool sim_evq_pop_slow(struct sim_evq *q, uint64_t until, struct sim_ev *out)
 			return far_first(q, NULL, until, out, &taken) && taken;
 		slot = next_slot(q);
 		/* a bucket in order (a sparse fabric's every one): its head is next */
-		if (!is_unsorted(q, (uint32_t)slot)) {
+		if (!sim_evq_unsorted(q, (uint32_t)slot)) {
 			w = &q->pool[q->head[slot]].ev[q->pool[q->head[slot]].lo];
 			if (far_first(q, w, until, out, &taken))
 				return taken;

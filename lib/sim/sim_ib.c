@@ -36,7 +36,7 @@ bool sim_ib_tx_ok(struct sim *s, uint32_t pi, unsigned int bytes)
 {
 	struct sim_port *port = &s->ports[pi];
 
-	if (port->to_host || sim_ib_can_send(port->fccl, port->fctbs, sim_ib_blocks(bytes)))
+	if (sim_to_host(port) || sim_ib_can_send(port->fccl, port->fctbs, sim_ib_blocks(bytes)))
 		return true;
 	sim_wait_start(s, port);
 	return false;
@@ -46,7 +46,7 @@ void sim_ib_sent(struct sim *s, uint32_t pi, unsigned int bytes)
 {
 	struct sim_port *port = &s->ports[pi];
 
-	if (port->to_host)
+	if (sim_to_host(port))
 		return;
 	port->fctbs = (uint16_t)((port->fctbs + sim_ib_blocks(bytes)) % IB_MOD);
 	sim_wait_stop(s, port);
@@ -90,6 +90,6 @@ void sim_ib_init_port(struct sim *s, uint32_t pi)
 	/* a switch receiver advertises its VL buffer; its upstream starts with FCCL = that */
 	if (s->nodes[port->node].sw)
 		port->free_blocks = blocks;
-	if (!port->to_host)
+	if (!sim_to_host(port))
 		port->fccl = (uint16_t)(blocks % IB_MOD);
 }

@@ -160,7 +160,6 @@ static int setup_ports(struct sim *s, struct nd_err *e)
 		port->q[SIM_DATA].head = port->q[SIM_CTRL].head = SIM_NONE;
 		port->sw = s->nodes[port->node].sw;
 		port->peer_sw = s->nodes[s->ports[port->peer].node].sw;
-		port->to_host = port->sw && !port->peer_sw;
 		port->response_ps = pfc->response_ps;
 		if (pfc->response_ps != UINT64_MAX)
 			continue;
