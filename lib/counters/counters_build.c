@@ -71,7 +71,9 @@ static void put_slots(struct nd_ctr_build *b)
 
 static int grow(struct nd_ctr_build *b)
 {
-	size_t cap = b->cap ? b->cap * 2 : 128;
+	/* a port's samples hold the same counters: room for the last one's at once */
+	size_t cap = b->cap ? b->cap * 2 :
+		     b->scratch && b->scratch->n_perm ? b->scratch->n_perm : 128;
 	struct nd_counter *c;
 	const struct nd_ctr_rule **r;
 
@@ -206,38 +208,54 @@ static void keep_order(struct nd_ctr_scratch *sc, const struct order *sorted, si
 	sc->n_perm = n;
 }
 
+/* counters per sample whose sort keys fit on the stack */
+#define ORDER_STACK 128
+
+static bool identity(const size_t *perm, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && perm[i] == i; i++)
+		;
+	return i == n;
+}
+
 void nd_ctr_build_finish(struct nd_ctr_build *b)
 {
 	struct nd_sample *smp = b->smp;
+	struct order o_st[ORDER_STACK], *o;
 	struct nd_counter *sorted = NULL;
-	struct order *o;
 	size_t i;
 
 	put_slots(b);
-	o = calloc(smp->n ? smp->n : 1, sizeof(*o));
-	if (smp->n)
-		sorted = malloc(smp->n * sizeof(*sorted));
+	o = smp->n <= ORDER_STACK ? o_st : malloc(smp->n * sizeof(*o));
 	/* out of memory here costs only the order */
-	if (o && sorted) {
+	if (o) {
 		for (i = 0; i < smp->n; i++)
 			o[i] = (struct order){ !b->rule[i],
 					       b->rule[i] ? nd_ctr_info_index(b->rule[i]->info) : 0,
 					       smp->c[i].prio, (int)smp->c[i].source, i };
+		/* a watch's sample is mostly in the order of the last one, often already sorted */
 		if (hint_sorts(o, b->scratch, smp->n)) {
-			for (i = 0; i < smp->n; i++)
+			if (!identity(b->scratch->perm, smp->n))
+				sorted = malloc(smp->n * sizeof(*sorted));
+			for (i = 0; sorted && i < smp->n; i++)
 				sorted[i] = smp->c[b->scratch->perm[i]];
-		} else {
+		} else if (smp->n) {
 			qsort(o, smp->n, sizeof(*o), order_cmp);
-			for (i = 0; i < smp->n; i++)
+			sorted = malloc(smp->n * sizeof(*sorted));
+			for (i = 0; sorted && i < smp->n; i++)
 				sorted[i] = smp->c[o[i].idx];
-			keep_order(b->scratch, o, smp->n);
+			if (sorted)
+				keep_order(b->scratch, o, smp->n);
 		}
-		free(smp->c);
-		smp->c = sorted;
-		sorted = NULL;
+		if (sorted) {
+			free(smp->c);
+			smp->c = sorted;
+		}
 	}
-	free(sorted);
-	free(o);
+	if (o != o_st)
+		free(o);
 	free(b->rule);
 	b->rule = NULL;
 }

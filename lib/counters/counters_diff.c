@@ -168,12 +168,15 @@ static void moved(const struct nd_counter *a, const struct nd_counter *b, struct
 		d->status = ND_DELTA_SATURATED;
 }
 
+/* counters per sample whose pairing tables fit on the stack (mlx5 lists about 1,000) */
+#define DIFF_STACK 256
+
 int nd_sample_diff(const struct nd_sample *a, const struct nd_sample *b, struct nd_delta **out,
 		   size_t *n, struct nd_err *e)
 {
+	ssize_t pair_st[DIFF_STACK + 1], *pair = NULL;
+	bool used_st[DIFF_STACK + 1], *used = NULL;
 	struct nd_delta *d = NULL;
-	ssize_t *pair = NULL;
-	bool *used = NULL;
 	double dt = 0;
 	size_t i, j, k = 0;
 	int ret = 0;
@@ -183,9 +186,12 @@ int nd_sample_diff(const struct nd_sample *a, const struct nd_sample *b, struct 
 	if (strcmp(a->ifname, b->ifname))
 		return nd_err_set(e, -EINVAL, "cannot diff samples of two ports (%s and %s)",
 				  a->ifname, b->ifname);
-	pair = calloc(b->n + 1, sizeof(*pair));
-	used = calloc(a->n + 1, sizeof(*used));
-	d = calloc(a->n + b->n + 1, sizeof(*d));
+	/* a watch diffs every port every round: small tables on the stack, the deltas not zeroed */
+	pair = b->n <= DIFF_STACK ? pair_st : malloc((b->n + 1) * sizeof(*pair));
+	used = a->n <= DIFF_STACK ? used_st : malloc(a->n + 1);
+	d = malloc((a->n + b->n + 1) * sizeof(*d));
+	if (used)
+		memset(used, 0, a->n + 1);
 	if (!pair || !used || !d || pair_up(a, b, pair, used)) {
 		ret = nd_err_set(e, -ENOMEM, "out of memory for %zu counter deltas", a->n + b->n);
 		goto out;
@@ -209,8 +215,10 @@ int nd_sample_diff(const struct nd_sample *a, const struct nd_sample *b, struct 
 	*n = k;
 	d = NULL;
 out:
-	free(pair);
-	free(used);
+	if (pair != pair_st)
+		free(pair);
+	if (used != used_st)
+		free(used);
 	free(d);
 	return ret;
 }

@@ -86,7 +86,8 @@ struct nd_sampler {
 	enum link_state ev_state;
 	uint32_t ethtool_group;		/* ethtool's monitor group, 0 when unknown */
 	unsigned long calls;		/* nd_sample_ports() calls so far */
-	struct port_state *ports;
+	struct port_state *ports, **tail;	/* in the order first asked for */
+	struct port_state *hint;	/* the one after the last asked for */
 };
 
 /* A port without RDMA looks again this often: no event announces a new RDMA device. */
@@ -149,6 +150,7 @@ int nd_sampler_new(struct nd_sampler **out, const char *maps, struct nd_err *e)
 	if (!s)
 		return nd_err_set(e, -ENOMEM, "out of memory");
 	s->fd = -1;
+	s->tail = &s->ports;
 	/* only the maps of the ports sampled get their rules parsed (nd_ctr_select) */
 	ret = nd_ctr_maps_open(&s->maps, maps ? maps : nd_ctr_maps_dir(dir, sizeof(dir)), e);
 	if (ret) {
@@ -199,24 +201,32 @@ void nd_sampler_free(struct nd_sampler *s)
 	free(s);
 }
 
+/*
+ * A watch asks for the same ports in the same order every round, and the list keeps the order
+ * they were first asked in: the one after the last is nearly always the one. A walk of the
+ * list per port cost a cache miss per port passed: 64 ports, 2,080 a round, after a sleep.
+ */
 static struct port_state *port_state(struct nd_sampler *s, const char *ifname)
 {
-	struct port_state *p;
+	struct port_state *p = s->hint;
 
-	for (p = s->ports; p; p = p->next)
-		if (!strcmp(p->ifname, ifname))
-			return p;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->et = nd_ctr_ethtool_new();
-	if (!p->et) {
-		free(p);
-		return NULL;
+	if (!p || strcmp(p->ifname, ifname))
+		for (p = s->ports; p && strcmp(p->ifname, ifname); p = p->next)
+			;
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return NULL;
+		p->et = nd_ctr_ethtool_new();
+		if (!p->et) {
+			free(p);
+			return NULL;
+		}
+		nd_strlcpy(p->ifname, ifname, sizeof(p->ifname));
+		*s->tail = p;
+		s->tail = &p->next;
 	}
-	nd_strlcpy(p->ifname, ifname, sizeof(p->ifname));
-	p->next = s->ports;
-	s->ports = p;
+	s->hint = p->next;
 	return p;
 }
 

@@ -24,6 +24,14 @@ void unit_use_fixture(const char *name)
 	nd_sysroot_reset();
 }
 
+uint64_t unit_rand(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
 char *unit_read_file(const char *path)
 {
 	FILE *f = fopen(path, "r");

@@ -4,6 +4,7 @@
  * that share a meaning, and the netlink replies the sampler parses, from bytes.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/ethtool_netlink.h>
@@ -273,6 +274,162 @@ START_TEST(two_ports)
 }
 END_TEST
 
+/* ---- seeded random samples: the diff against pairing done the slow, obvious way ---- */
+
+static uint64_t rng;
+
+static unsigned int pick(unsigned int n)
+{
+	return (unsigned int)(unit_rand(&rng) % n);
+}
+
+/* A counter from a small pool of keys, so keys repeat; raw names now and then differ. */
+static struct nd_counter rand_counter(void)
+{
+	struct nd_counter c = { 0 };
+
+	snprintf(c.name, sizeof(c.name), "c%u", pick(24));
+	snprintf(c.raw, sizeof(c.raw), "%s", pick(16) ? c.name : "other");
+	c.prio = (int)pick(9) - 1;
+	c.mapped = pick(2);
+	c.source = (enum nd_ctr_source)pick(4);
+	c.width = pick(3) ? 64 : 32;
+	c.saturates = !pick(8);
+	c.value = pick(4) ? unit_rand(&rng) >> pick(64) : pick(3);
+	return c;
+}
+
+static bool same_key(const struct nd_counter *x, const struct nd_counter *y)
+{
+	return x->mapped == y->mapped && x->source == y->source && x->prio == y->prio &&
+	       !strcmp(x->name, y->name);
+}
+
+/* The counter after @a: the same one later (value moved, now and then wrapped), or another. */
+static struct nd_counter rand_next(const struct nd_counter *a)
+{
+	struct nd_counter c = *a;
+
+	if (!pick(10))
+		return rand_counter();
+	c.value = pick(5) ? c.value + pick(1000) : unit_rand(&rng) >> pick(64);
+	if (!pick(40))
+		snprintf(c.raw, sizeof(c.raw), "renamed");
+	return c;
+}
+
+static void check_delta(const struct nd_delta *got, const struct nd_delta *want)
+{
+	ck_assert_str_eq(got->name, want->name);
+	ck_assert_int_eq(got->prio, want->prio);
+	ck_assert_int_eq(got->mapped, want->mapped);
+	ck_assert_int_eq(got->source, want->source);
+	ck_assert_uint_eq(got->value, want->value);
+	ck_assert_uint_eq(got->delta, want->delta);
+	ck_assert_int_eq(got->status, want->status);
+	ck_assert_double_eq(got->rate, want->rate);
+}
+
+/* One delta of a diff of one-counter samples: what pairing leaves to the rest. */
+static struct nd_delta one_at(const struct nd_counter *a, const struct nd_counter *b,
+			      enum nd_delta_status alone)
+{
+	struct nd_delta d = { 0 };
+
+	if (a && b)
+		return one(*a, *b);
+	/* NEW and GONE carry the counter's own fields and nothing moved */
+	memcpy(d.name, (a ? a : b)->name, sizeof(d.name));
+	d.prio = (a ? a : b)->prio;
+	d.mapped = (a ? a : b)->mapped;
+	d.source = (a ? a : b)->source;
+	d.value = (a ? a : b)->value;
+	d.status = alone;
+	return d;
+}
+
+/*
+ * Samples of up to 600 counters (past the stack tables' 256), laid out alike, shuffled, thinned
+ * or grown: every delta is the k-th counter of a key in the second sample against the k-th of
+ * that key in the first, in the second sample's order, then what vanished in the first's.
+ */
+START_TEST(diff_random_against_pairs)
+{
+	unsigned int seed;
+
+	for (seed = 1; seed <= 200; seed++) {
+		struct nd_counter *a, *b;
+		struct nd_sample sa, sb;
+		struct nd_err e = { 0 };
+		struct nd_delta *d, want;
+		size_t na, nb, n, i, j, k = 0;
+		bool *used;
+
+		rng = 0x9e3779b97f4a7c15ULL * seed;
+		na = pick(4) ? pick(40) : pick(601);
+		a = calloc(na + 1, sizeof(*a));
+		b = calloc(2 * na + 2, sizeof(*b));
+		used = calloc(na + 1, sizeof(*used));
+		ck_assert(a && b && used);
+		for (i = 0; i < na; i++)
+			a[i] = rand_counter();
+		nb = 0;
+		switch (pick(3)) {
+		case 0:	/* the same layout: the fast path */
+			for (i = 0; i < na; i++)
+				b[nb++] = rand_next(&a[i]);
+			break;
+		case 1:	/* shuffled */
+			for (i = 0; i < na; i++)
+				b[nb++] = rand_next(&a[i]);
+			for (i = nb; i > 1; i--) {
+				struct nd_counter t = b[i - 1];
+
+				j = pick((unsigned int)i);
+				b[i - 1] = b[j];
+				b[j] = t;
+			}
+			break;
+		default: /* some gone, some new */
+			for (i = 0; i < na; i++) {
+				if (pick(4))
+					b[nb++] = rand_next(&a[i]);
+				if (!pick(4))
+					b[nb++] = rand_counter();
+			}
+		}
+		sample(&sa, SEC, a, na);
+		sample(&sb, SEC + 1 + pick(5000) * 1000000ull, b, nb);
+		ck_assert_int_eq(nd_sample_diff(&sa, &sb, &d, &n, &e), 0);
+		for (j = 0; j < nb; j++, k++) {
+			for (i = 0; i < na && (used[i] || !same_key(&a[i], &b[j])); i++)
+				;
+			if (i < na)
+				used[i] = true;
+			want = one_at(i < na ? &a[i] : NULL, &b[j], ND_DELTA_NEW);
+			/* the rate is of the two samples' times, not one()'s */
+			want.rate = want.status <= ND_DELTA_SATURATED ?
+				    (double)want.delta / ((double)(sb.t_ns - sa.t_ns) / 1e9) : 0;
+			ck_assert_uint_lt(k, n);
+			check_delta(&d[k], &want);
+		}
+		for (i = 0; i < na; i++)
+			if (!used[i]) {
+				ck_assert_uint_lt(k, n);
+				want = one_at(&a[i], NULL, ND_DELTA_GONE);
+				check_delta(&d[k++], &want);
+			}
+		ck_assert_uint_eq(n, k);
+		free(d);
+		free(a);
+		free(b);
+		free(used);
+		nd_sample_free(&sa);
+		nd_sample_free(&sb);
+	}
+}
+END_TEST
+
 TCase *tcase_counters_diff(void)
 {
 	TCase *tc = tcase_create("diff");
@@ -288,6 +445,7 @@ TCase *tcase_counters_diff(void)
 	tcase_add_test(tc, duplicates_pair_in_order);
 	tcase_add_test(tc, find_prefers_canonical);
 	tcase_add_test(tc, two_ports);
+	tcase_add_test(tc, diff_random_against_pairs);
 	return tc;
 }
 
@@ -383,6 +541,118 @@ START_TEST(scale_and_source)
 }
 END_TEST
 
+/* The raw names a build of build_map sees: mapped ones (aliases, sums, per priority) and not. */
+static void rand_raw(char *name, size_t len)
+{
+	static const char *const mapped[] = { "mac_pause", "fc_pause", "words", "errs" };
+
+	switch (pick(4)) {
+	case 0:
+		snprintf(name, len, "%s", mapped[pick(4)]);
+		break;
+	case 1:
+		snprintf(name, len, "%s%u", pick(2) ? "xon" : "xoff", pick(8));
+		break;
+	default:
+		snprintf(name, len, "raw%u", pick(40));
+	}
+}
+
+static void check_same_sample(const struct nd_sample *got, const struct nd_sample *want)
+{
+	size_t i;
+
+	ck_assert_uint_eq(got->n, want->n);
+	for (i = 0; i < want->n; i++) {
+		ck_assert_str_eq(got->c[i].name, want->c[i].name);
+		ck_assert_str_eq(got->c[i].raw, want->c[i].raw);
+		ck_assert_int_eq(got->c[i].prio, want->c[i].prio);
+		ck_assert_int_eq(got->c[i].mapped, want->c[i].mapped);
+		ck_assert_int_eq(got->c[i].source, want->c[i].source);
+		ck_assert_uint_eq(got->c[i].value, want->c[i].value);
+		ck_assert_uint_eq(got->c[i].width, want->c[i].width);
+		ck_assert_int_eq(got->c[i].saturates, want->c[i].saturates);
+	}
+}
+
+/*
+ * A port's builds share a scratch (its slots, the last sample's order and size): each of a
+ * series of samples, the same list again, reordered, shorter or longer, must come out as a
+ * build of its own makes it.
+ */
+START_TEST(build_scratch_random)
+{
+	static const char *const drivers[] = { "x" };
+	struct nd_ctr_maps maps = { 0 };
+	struct nd_ctr_sel sel;
+	struct nd_err e = { 0 };
+	unsigned int seed;
+
+	ck_assert_int_eq(nd_ctr_map_parse(&maps, "t.map", build_map, &e), 0);
+	ck_assert_int_eq(nd_ctr_select(&maps, drivers, 1, NULL, ND_CTR_SRC_ALL, &sel, &e), 0);
+	for (seed = 1; seed <= 100; seed++) {
+		struct nd_ctr_scratch scratch = { 0 };
+		char (*names)[ND_CTR_NAME_MAX];
+		size_t n, cap, i, j, round;
+		uint64_t *values;
+
+		rng = 0x2545f4914f6cdd1dULL * seed;
+		n = pick(3) ? pick(30) : pick(300);
+		cap = 2 * n + 16;
+		names = calloc(cap, sizeof(*names));
+		values = calloc(cap, sizeof(*values));
+		ck_assert(names && values);
+		for (i = 0; i < n; i++)
+			rand_raw(names[i], sizeof(names[i]));
+		for (round = 0; round < 6; round++) {
+			enum nd_ctr_source src = pick(5) ? ND_CTR_ETHTOOL : ND_CTR_PMA;
+			struct nd_sample got, want;
+			struct nd_ctr_build b;
+
+			for (i = 0; i < n; i++)
+				values[i] = unit_rand(&rng) >> pick(64);
+			memset(&got, 0, sizeof(got));
+			memset(&want, 0, sizeof(want));
+			ck_assert_int_eq(nd_ctr_build_start(&b, &got, &sel, &scratch), 0);
+			for (i = 0; i < n; i++)
+				ck_assert_int_eq(nd_ctr_add(&b, src, names[i], values[i]), 0);
+			nd_ctr_build_finish(&b);
+			ck_assert_int_eq(nd_ctr_build_start(&b, &want, &sel, NULL), 0);
+			for (i = 0; i < n; i++)
+				ck_assert_int_eq(nd_ctr_add(&b, src, names[i], values[i]), 0);
+			nd_ctr_build_finish(&b);
+			check_same_sample(&got, &want);
+			nd_sample_free(&got);
+			nd_sample_free(&want);
+			/* the next sample: mostly the same list, else changed */
+			switch (pick(6)) {
+			case 0:
+				for (i = n; i > 1; i--) {
+					char t[ND_CTR_NAME_MAX];
+
+					j = pick((unsigned int)i);
+					memcpy(t, names[i - 1], sizeof(t));
+					memcpy(names[i - 1], names[j], sizeof(t));
+					memcpy(names[j], t, sizeof(t));
+				}
+				break;
+			case 1:
+				n -= n ? pick((unsigned int)n) / 2 + 1 : 0;
+				break;
+			case 2:
+				for (j = pick((unsigned int)n + 2); j && n < cap; j--)
+					rand_raw(names[n++], sizeof(names[0]));
+				break;
+			}
+		}
+		nd_ctr_scratch_free(&scratch);
+		free(names);
+		free(values);
+	}
+	nd_ctr_maps_free(&maps);
+}
+END_TEST
+
 TCase *tcase_counters_build(void)
 {
 	TCase *tc = tcase_create("build");
@@ -390,6 +660,7 @@ TCase *tcase_counters_build(void)
 	tcase_add_test(tc, alias_first_line_wins);
 	tcase_add_test(tc, sum_in_any_order);
 	tcase_add_test(tc, scale_and_source);
+	tcase_add_test(tc, build_scratch_random);
 	return tc;
 }
 

@@ -24,10 +24,7 @@ static uint64_t rng;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return unit_rand(&rng);
 }
 
 static unsigned int pick(unsigned int n)

@@ -3,6 +3,7 @@
 #define ND_UNIT_H
 
 #include <check.h>
+#include <stdint.h>
 
 Suite *suite_nl(void);
 Suite *suite_dcbnl(void);
@@ -36,6 +37,8 @@ const char *unit_fixtures(void);
 /* Point the rooted accessor at fixture tree @name (NODROP_SYSROOT), or back at the real root. */
 void unit_use_fixture(const char *name);
 void unit_no_root(void);
+/* The next number of a seeded xorshift64 stream (*@state nonzero): random cases that rerun alike. */
+uint64_t unit_rand(uint64_t *state);
 /* The whole file @path, NUL-terminated (the test fails if it cannot be read); free() it. */
 char *unit_read_file(const char *path);
 
