@@ -6,13 +6,15 @@
 # run, same starting state; the ratio is what counts (TCG makes absolute times slow).
 set -u
 . tests/vm/guest-lib.sh
+# shellcheck source=tests/bench/stats.sh
+. tests/bench/stats.sh
 
 ND=${ND_NODROP:-build/nodrop}
 DCB=/usr/sbin/dcb
 IP=/usr/sbin/ip
 N=64
 PROFILE=tests/vm/profiles/lossless.yaml
-ROUNDS=${ND_BENCH_ROUNDS:-3}
+ROUNDS=${ND_BENCH_ROUNDS:-5}
 
 nd_vm_nicsim_load $N >/dev/null || exit 3
 for i in $(seq 0 $((N - 1))); do $IP link set nicsim$i up; done
@@ -35,7 +37,7 @@ by_hand() {
 	done
 }
 
-best_nd=0 best_hand=0
+nds=() hands=()
 for r in $(seq $ROUNDS); do
 	t0=$(ms)
 	"$ND" apply --state-dir /tmp/bench $PROFILE >/dev/null || { echo "apply failed"; exit 1; }
@@ -53,8 +55,7 @@ for r in $(seq $ROUNDS); do
 		{ echo "rollback of the hand-made state failed"; exit 1; }
 	nd=$((t1 - t0)) hand=$((t3 - t2))
 	echo "round $r: nodrop apply ${nd} ms, dcb/ip sequence ${hand} ms (rollback $((t2 - t1)) ms)"
-	[ $best_nd = 0 ] || [ $nd -lt $best_nd ] && best_nd=$nd
-	[ $best_hand = 0 ] || [ $hand -lt $best_hand ] && best_hand=$hand
+	nds+=("$nd") hands+=("$hand")
 done
-echo "apply 64 ports (best of $ROUNDS): nodrop ${best_nd} ms, dcb/ip ${best_hand} ms," \
-	"ratio dcb-ip/nodrop $(awk -v a=$best_hand -v b=$best_nd 'BEGIN { printf "%.1f", a / b }')x"
+nd_bench_summary "apply 64 ports, ms: nodrop apply vs the dcb/ip sequence" speedup 1 nodrop dcb/ip \
+	"${nds[*]}" "${hands[*]}"

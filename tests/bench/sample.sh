@@ -7,11 +7,13 @@
 # - in-process: one port's sample inside a long-running sampler (build/ctr_bench back to back:
 #   sample, diff, as a watcher does), for 1, 8 and 64 nicsim ports and for veth0+rxe0;
 # - one-shot: `nodrop counters -j DEV` as a process against `ethtool -S DEV` as a process.
-# Same guest, same run, rounds alternating which side goes first; the best round of each side
-# counts, and every round is printed. Asserts no timing (TCG makes absolute times slow; the
-# ratio is what counts).
+# Same guest, same run, rounds alternating which side goes first; every round is printed, then
+# per comparison the medians, the per-round ratios and the verdict (tests/bench/stats.sh).
+# Asserts no timing (TCG makes absolute times slow; the ratio is what counts).
 set -u
 . tests/vm/guest-lib.sh
+# shellcheck source=tests/bench/stats.sh
+. tests/bench/stats.sh
 
 ND=${ND_NODROP:-build/nodrop}
 CB=${ND_CTR_BENCH:-build/ctr_bench}
@@ -19,7 +21,7 @@ IP=/usr/sbin/ip
 RDMA=/usr/bin/rdma
 ETHTOOL=/usr/sbin/ethtool
 N=${ND_BENCH_SAMPLES:-40}
-ROUNDS=${ND_BENCH_ROUNDS:-3}
+ROUNDS=${ND_BENCH_ROUNDS:-5}
 SECS=${ND_BENCH_SECONDS:-2}
 
 [ -x $ETHTOOL ] || { echo "ethtool is not installed: apt-get install ethtool (make deps-check)"; exit 3; }
@@ -60,12 +62,10 @@ in_process() {
 	"$CB" 0 "$SECS" "$@" | awk '{ for (i = 1; i < NF; i++) if ($(i + 1) == "us") { print $i; exit } }'
 }
 
-best() { # NAME VALUE: keep the smallest value per name
-	local cur
-	eval "cur=\${best_$1:-0}"
-	if [ "$cur" = 0 ] || awk -v a="$2" -v b="$cur" 'BEGIN { exit !(a < b) }'; then
-		eval "best_$1=$2"
-	fi
+# per-round values, by name: hand_K/in_K (K ports), hand_rxe/in_rxe, nd_once/eth_once
+keep() {
+	nd_bench_num "$2" || { echo "round $r: $1 measured nothing ('$2')"; exit 1; }
+	eval "$1=\"\${$1:-} $2\""
 }
 
 for r in $(seq "$ROUNDS"); do
@@ -81,29 +81,25 @@ for r in $(seq "$ROUNDS"); do
 		fi
 		echo "round $r: $k nicsim ports: ethtool -S + -a as processes $a us per round," \
 			"in-process $b us per port sample"
-		best "hand_$k" "$(awk -v a="$a" -v k="$k" 'BEGIN { printf "%.1f", a / k }')"
-		best "in_$k" "$b"
+		keep "hand_$k" "$(awk -v a="$a" -v k="$k" 'BEGIN { printf "%.1f", a / k }')"
+		keep "in_$k" "$b"
 	done
 	c=$(per_sample hand_rxe) && d=$(in_process veth0) || exit 1
 	e=$(per_sample "$ND" counters -j nicsim0) && f=$(per_sample $ETHTOOL -S nicsim0) || exit 1
 	g=$(per_sample $ETHTOOL -S nicsim0) && h=$(per_sample "$ND" counters -j nicsim0) || exit 1
 	echo "round $r: veth0+rxe0 ethtool -S + rdma statistic $c us, in-process $d us;" \
 		"one-shot nicsim0: nodrop counters -j $e/$h us, ethtool -S $f/$g us"
-	best hand_rxe "$c"
-	best in_rxe "$d"
-	best nd_once "$e"
-	best nd_once "$h"
-	best eth_once "$f"
-	best eth_once "$g"
+	keep hand_rxe "$c"
+	keep in_rxe "$d"
+	keep nd_once "$(((e + h) / 2))"
+	keep eth_once "$(((f + g) / 2))"
 done
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 for k in 1 8 64; do
-	eval "h=\$best_hand_$k i=\$best_in_$k"
-	echo "sample $k nicsim port(s) (best of $ROUNDS): ethtool -S + ethtool -a ${h} us per port," \
-		"in-process ${i} us per port: $(ratio "$h" "$i")x"
+	eval "h=\$hand_$k i=\$in_$k"
+	nd_bench_summary "sample $k nicsim port(s), us per port: ethtool -S + ethtool -a processes vs in-process" \
+		speedup 100 in-process ethtool "$i" "$h"
 done
-echo "sample veth0+rxe0 (best of $ROUNDS): ethtool -S + rdma statistic ${best_hand_rxe} us," \
-	"in-process ${best_in_rxe} us: $(ratio "$best_hand_rxe" "$best_in_rxe")x"
-echo "sample one-shot nicsim0 (best of $((2 * ROUNDS))): ethtool -S ${best_eth_once} us," \
-	"nodrop counters -j ${best_nd_once} us: nodrop/ethtool $(ratio "$best_nd_once" "$best_eth_once")x" \
-	"of the time"
+nd_bench_summary "sample veth0+rxe0, us: ethtool -S + rdma statistic processes vs in-process" \
+	speedup 100 in-process "ethtool+rdma" "$in_rxe" "$hand_rxe"
+nd_bench_summary "sample one-shot nicsim0, us: nodrop counters -j vs ethtool -S" time 1 \
+	nodrop ethtool "$nd_once" "$eth_once"

@@ -8,15 +8,18 @@
 #   signals by message size, perftest every 100th work request (its default).
 # - latency, 64 B: `--latency -o write` against ib_write_lat and `-o send` against ib_send_lat,
 #   the same number of round trips; nodrop's p50 against perftest's t_typical (its median).
-# The rounds alternate which tool goes first (ABBA) so host noise and warm-up hit both alike;
-# the median round of each counts. Prints ratios (bandwidth: nodrop/perftest; latency:
-# nodrop/perftest, lower is better), how many rounds nodrop won, the spread of perftest's own
-# rounds, and the verdict: met, parity (short by less than perftest's own round-to-round
-# variation: the two cannot be told apart) or not met. Asserts no timing (TCG makes absolute
-# numbers slow; the ratio is what counts).
+# The rounds alternate which tool goes first (ABBA) so host noise and warm-up hit both alike.
+# Prints every round, then per comparison (tests/bench/stats.sh) the ratio of the medians
+# (bandwidth: nodrop/perftest; latency: nodrop/perftest, lower is better), the per-round ratios'
+# median and range, how many rounds nodrop won, the spread of perftest's own rounds, and the
+# verdict: met, parity (short by less than perftest's own round-to-round variation: the two
+# cannot be told apart) or not met. Asserts no timing (TCG makes absolute numbers slow; the
+# ratio is what counts).
 set -u
 # shellcheck source=tests/vm/guest-lib.sh
 . tests/vm/guest-lib.sh
+# shellcheck source=tests/bench/stats.sh
+. tests/bench/stats.sh
 
 ND=${ND_NODROP:-build/nodrop}
 ROUNDS=${ND_BENCH_ROUNDS:-6}
@@ -83,44 +86,6 @@ lat_perftest() {
 	done
 }
 
-# summary WHAT LOWER_IS_BETTER "NODROP..." "PERFTEST...": the medians' ratio (nodrop/perftest),
-# rounds nodrop won, and the verdict against perftest's own coefficient of variation
-summary() {
-	awk -v what="$1" -v lower="$2" -v nv="$3" -v pv="$4" '
-	function med(str, a, n, i, j, t) {
-		n = split(str, a, " ")
-		for (i = 2; i <= n; i++)
-			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
-				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-			}
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-	}
-	function cv(str, a, n, i, m, v) {
-		n = split(str, a, " ")
-		for (i = 1; i <= n; i++)
-			m += a[i] / n
-		for (i = 1; i <= n; i++)
-			v += (a[i] - m) ^ 2 / (n > 1 ? n - 1 : 1)
-		return m ? sqrt(v) / m : 0
-	}
-	BEGIN {
-		n = split(nv, x, " "); split(pv, y, " ")
-		for (i = 1; i <= n; i++)
-			won += lower ? (x[i] + 0 <= y[i] + 0) : (x[i] + 0 >= y[i] + 0)
-		if (med(pv) == 0) {
-			printf "stress %s (median of %d): nodrop %s, perftest 0 (it moved nothing at its defaults)\n",
-				what, n, med(nv)
-			exit
-		}
-		r = med(nv) / med(pv); spread = cv(pv)
-		good = lower ? r <= 1 : r >= 1
-		short = lower ? r - 1 : 1 - r
-		printf "stress %s (median of %d): nodrop/perftest %.2fx (%s vs %s), nodrop ahead in %d of %d rounds, perftest varies %.1f%% round to round: %s\n",
-			what, n, r, med(nv), med(pv), won, n, 100 * spread,
-			(good ? "met" : short < spread ? "parity" : "not met")
-	}'
-}
-
 for qps in $QPS; do
 	for size in $SIZES; do
 		nd_bws=() pt_bws=()
@@ -141,7 +106,8 @@ for qps in $QPS; do
 				"$r" "$size" "$qps" "$nd_bw" "$nd_mr" "$pt_bw" "$pt_mr"
 			nd_bws+=("$nd_bw") pt_bws+=("$pt_bw")
 		done
-		summary "write $size B $qps QP bandwidth vs ib_write_bw" 0 "${nd_bws[*]}" "${pt_bws[*]}"
+		nd_bench_summary "stress write $size B $qps QP bandwidth vs ib_write_bw" rate 1 \
+			nodrop perftest "${nd_bws[*]}" "${pt_bws[*]}"
 	done
 done
 for op in write send; do
@@ -161,5 +127,6 @@ for op in write send; do
 			"$r" "$op" "$nd_lat" "$op" "$pt_lat"
 		nd_lats+=("$nd_lat") pt_lats+=("$pt_lat")
 	done
-	summary "$op 64 B latency p50 vs ib_${op}_lat" 1 "${nd_lats[*]}" "${pt_lats[*]}"
+	nd_bench_summary "stress $op 64 B latency p50 vs ib_${op}_lat" time 1 nodrop perftest \
+		"${nd_lats[*]}" "${pt_lats[*]}"
 done
