@@ -54,6 +54,11 @@ nd_bench_summary() {
 		}
 		lo = hi = ""
 		for (i = 1; i <= n; i++) {
+			# a round whose reference measured nothing has no ratio: a rate that moved won it
+			if ((kind == "speedup" ? o[i] : r[i]) + 0 == 0) {
+				won += kind == "rate" && o[i] > 0
+				continue
+			}
 			x = ratio(o[i], r[i]); per = per " " x
 			won += good(x)
 			if (lo == "" || x < lo) lo = x
