@@ -117,8 +117,9 @@ static uint32_t attach(const char *key, enum kind kind)
 	if (top != NONE && nodes[top].kind == K_OBJECT) {
 		if (!key)
 			key = "";
+		/* the first byte before the whole key: members' keys seldom share one */
 		for (i = nodes[top].first; i != NONE; i = nodes[i].next)
-			if (!strcmp(strs + nodes[i].key, key)) {
+			if (strs[nodes[i].key] == *key && !strcmp(strs + nodes[i].key, key)) {
 				/* in place: the replaced value's members are dropped with it */
 				nodes[i].kind = (uint8_t)kind;
 				nodes[i].first = nodes[i].last = NONE;
@@ -301,26 +302,43 @@ void pr_text(const char *fmt, ...)
 static char *out;
 static size_t n_out, cap_out;
 
-static void put(const char *s, size_t len)
+static bool grow_out(size_t len)
 {
 	size_t c = cap_out ? cap_out : 4096;
 	char *p;
 
 	if (oom)
-		return;
-	if (n_out + len > cap_out) {
-		while (c < n_out + len)
-			c *= 2;
-		p = realloc(out, c);
-		if (!p) {
-			oom = true;
-			return;
-		}
-		out = p;
-		cap_out = c;
+		return false;
+	while (c < n_out + len)
+		c *= 2;
+	p = realloc(out, c);
+	if (!p) {
+		oom = true;
+		return false;
 	}
+	out = p;
+	cap_out = c;
+	return true;
+}
+
+/* Room for @len more bytes (after an allocation failure what is written is never printed). */
+static inline bool room(size_t len)
+{
+	return n_out + len <= cap_out || grow_out(len);
+}
+
+static void put(const char *s, size_t len)
+{
+	if (!room(len))
+		return;
 	memcpy(out + n_out, s, len);
 	n_out += len;
+}
+
+static void put_c(char c)
+{
+	if (room(1))
+		out[n_out++] = c;
 }
 
 static void puts_(const char *s)
@@ -328,41 +346,50 @@ static void puts_(const char *s)
 	put(s, strlen(s));
 }
 
-/* As json-c escapes: the two-character forms, '/' too, other control bytes as \u00xx. */
+/*
+ * As json-c escapes: the two-character forms, '/' too, other control bytes as \u00xx. Written
+ * straight into the buffer, room made once for the worst case: a one-shot of a NIC's thousand
+ * counters writes some thousands of strings.
+ */
 static void put_escaped(const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s, *run = p;
-	char u[6] = { '\\', 'u', '0', '0' };
-	const char *esc;
+#define STOP8 true, true, true, true, true, true, true, true
+	/* the bytes that end a run: the 32 control bytes (NUL too), '"', '\\', '/' */
+	static const bool stop[256] = { STOP8, STOP8, STOP8, STOP8,
+					['"'] = true, ['\\'] = true, ['/'] = true };
+#undef STOP8
+	const unsigned char *p = (const unsigned char *)s;
+	char *o;
 
-	put("\"", 1);
-	for (; *p; p++) {
+	if (!room(6 * strlen(s) + 2))
+		return;
+	o = out + n_out;
+	*o++ = '"';
+	for (;; p++) {
+		/* runs of plain bytes: one table load each, the NUL among the stops */
+		while (!stop[*p])
+			*o++ = (char)*p++;
+		if (!*p)
+			break;
+		*o++ = '\\';
 		switch (*p) {
-		case '\b': esc = "\\b"; break;
-		case '\n': esc = "\\n"; break;
-		case '\r': esc = "\\r"; break;
-		case '\t': esc = "\\t"; break;
-		case '\f': esc = "\\f"; break;
-		case '"': esc = "\\\""; break;
-		case '\\': esc = "\\\\"; break;
-		case '/': esc = "\\/"; break;
+		case '\b': *o++ = 'b'; break;
+		case '\n': *o++ = 'n'; break;
+		case '\r': *o++ = 'r'; break;
+		case '\t': *o++ = 't'; break;
+		case '\f': *o++ = 'f'; break;
+		case '"': case '\\': case '/': *o++ = (char)*p; break;
 		default:
-			if (*p >= ' ')
-				continue;
-			u[4] = hex[*p >> 4];
-			u[5] = hex[*p & 0xf];
-			esc = NULL;
+			*o++ = 'u';
+			*o++ = '0';
+			*o++ = '0';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 0xf];
 		}
-		put((const char *)run, (size_t)(p - run));
-		if (esc)
-			put(esc, 2);
-		else
-			put(u, sizeof(u));
-		run = p + 1;
 	}
-	put((const char *)run, (size_t)(p - run));
-	put("\"", 1);
+	*o++ = '"';
+	n_out = (size_t)(o - out);
 }
 
 static void put_uint(uint64_t v, bool minus)
@@ -429,27 +456,27 @@ static void put_node(uint32_t i, int level)
 	case K_DOUBLE: put_double(n->v.d); return;
 	case K_BOOL: puts_(n->v.b ? "true" : "false"); return;
 	}
-	put(object ? "{" : "[", 1);
+	put_c(object ? '{' : '[');
 	/* pretty: a line break after the bracket even when nothing follows, as json-c */
 	if (json_pretty)
-		put("\n", 1);
+		put_c('\n');
 	for (c = n->first; c != NONE; c = nodes[c].next) {
 		if (any)
-			puts_(json_pretty ? ",\n" : ",");
+			put(",\n", json_pretty ? 2 : 1);
 		any = true;
 		indent(level + 1);
 		if (object) {
 			put_escaped(strs + nodes[c].key);
-			puts_(json_pretty ? ": " : ":");
+			put(": ", json_pretty ? 2 : 1);
 		}
 		put_node(c, level + 1);
 	}
 	if (json_pretty) {
 		if (any)
-			put("\n", 1);
+			put_c('\n');
 		indent(level);
 	}
-	put(object ? "}" : "]", 1);
+	put_c(object ? '}' : ']');
 }
 
 int pr_finish(void)
@@ -458,7 +485,7 @@ int pr_finish(void)
 
 	if (json_mode && root != NONE) {
 		put_node(root, 0);
-		put("\n", 1);
+		put_c('\n');
 	}
 	if (json_mode && oom) {
 		fputs("nodrop: out of memory for the JSON document\n", stderr);

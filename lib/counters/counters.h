@@ -27,6 +27,7 @@ struct nd_ctr_rule {
 	char prefix[ND_CTR_NAME_MAX];	/* the raw name, or the part before {p} */
 	char suffix[ND_CTR_NAME_MAX];	/* the part after {p} */
 	bool per_prio;			/* the raw name holds {p} */
+	uint8_t prefix_len, suffix_len;	/* a lookup compares lengths before bytes */
 	const struct nd_counter_info *info;
 	uint8_t width;
 	bool saturates;

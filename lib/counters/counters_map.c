@@ -72,6 +72,7 @@ static int pattern(struct parse *p, const char *raw, struct nd_ctr_rule *r)
 		if (strchr(raw, '{') || strchr(raw, '}'))
 			return perr(p, "raw name '%s': the only placeholder is {p}", raw, NULL);
 		memcpy(r->prefix, raw, len + 1);
+		r->prefix_len = (uint8_t)len;
 		return 0;
 	}
 	if (strchr(at + 3, '{') || strchr(at + 3, '}') || memchr(raw, '{', (size_t)(at - raw)) ||
@@ -81,6 +82,8 @@ static int pattern(struct parse *p, const char *raw, struct nd_ctr_rule *r)
 	memcpy(r->prefix, raw, (size_t)(at - raw));
 	r->prefix[at - raw] = '\0';
 	memcpy(r->suffix, at + 3, strlen(at + 3) + 1);
+	r->prefix_len = (uint8_t)(at - raw);
+	r->suffix_len = (uint8_t)strlen(at + 3);
 	r->per_prio = true;
 	return 0;
 }
@@ -596,16 +599,15 @@ int nd_ctr_select(struct nd_ctr_maps *maps, const char *const *drivers, size_t n
 	return 0;
 }
 
-static bool matches(const struct nd_ctr_rule *r, const char *raw, int *prio)
+/* @raw, @len long, by @r; a lookup runs over every rule of the port's maps per raw name. */
+static bool matches(const struct nd_ctr_rule *r, const char *raw, size_t len, int *prio)
 {
-	size_t pl, sl, len;
+	size_t pl = r->prefix_len;
 
 	if (!r->per_prio)
-		return !strcmp(r->prefix, raw);
-	pl = strlen(r->prefix);
-	sl = strlen(r->suffix);
-	len = strlen(raw);
-	if (len != pl + 1 + sl || strncmp(raw, r->prefix, pl) || strcmp(raw + pl + 1, r->suffix))
+		return len == pl && !memcmp(r->prefix, raw, len);
+	if (len != pl + 1 + r->suffix_len || memcmp(raw, r->prefix, pl) ||
+	    memcmp(raw + pl + 1, r->suffix, r->suffix_len))
 		return false;
 	if (raw[pl] < '0' || raw[pl] >= '0' + ND_PRIO_MAX)
 		return false;
@@ -616,14 +618,14 @@ static bool matches(const struct nd_ctr_rule *r, const char *raw, int *prio)
 const struct nd_ctr_rule *nd_ctr_lookup(const struct nd_ctr_sel *sel, enum nd_ctr_source src,
 					const char *raw, int *prio)
 {
-	size_t m, i;
+	size_t m, i, len = strlen(raw);
 
 	*prio = -1;
 	for (m = 0; m < sel->n; m++) {
 		const struct nd_ctr_map *map = sel->map[m];
 
 		for (i = 0; i < map->n_rules; i++)
-			if (map->rules[i].source == src && matches(&map->rules[i], raw, prio))
+			if (map->rules[i].source == src && matches(&map->rules[i], raw, len, prio))
 				return &map->rules[i];
 	}
 	*prio = -1;

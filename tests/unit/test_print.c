@@ -63,12 +63,15 @@ static void random_string(char *buf, size_t len)
 	size_t n = pick((unsigned int)len - 1), i;
 
 	for (i = 0; i < n; i++) {
-		switch (pick(6)) {
+		switch (pick(7)) {
 		case 0:
 			buf[i] = special[pick(sizeof(special) - 1)];
 			break;
 		case 1:
 			buf[i] = (char)(0x80 + pick(0x80));	/* UTF-8 bytes pass through */
+			break;
+		case 2:
+			buf[i] = (char)(1 + pick(0x7f));	/* every control byte, and ASCII */
 			break;
 		default:
 			buf[i] = (char)('a' + pick(26));
