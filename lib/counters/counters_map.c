@@ -79,11 +79,11 @@ static int pattern(struct parse *p, const char *raw, struct nd_ctr_rule *r)
 	    memchr(raw, '}', (size_t)(at - raw)))
 		return perr(p, "raw name '%s': {p} may appear once, and no other braces", raw,
 			    NULL);
-	memcpy(r->prefix, raw, (size_t)(at - raw));
-	r->prefix[at - raw] = '\0';
-	memcpy(r->suffix, at + 3, strlen(at + 3) + 1);
 	r->prefix_len = (uint8_t)(at - raw);
-	r->suffix_len = (uint8_t)strlen(at + 3);
+	r->suffix_len = (uint8_t)(len - r->prefix_len - 3);
+	memcpy(r->prefix, raw, r->prefix_len);
+	r->prefix[r->prefix_len] = '\0';
+	memcpy(r->suffix, at + 3, r->suffix_len + 1u);
 	r->per_prio = true;
 	return 0;
 }

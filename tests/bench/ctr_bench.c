@@ -185,7 +185,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	printf("%s watch %.0f Hz x %d ports for %.1f s: %.2f %% of a core, %.2f us CPU per "
-	       "port sample\n", what[mode], hz, n, wall, 100 * cpu / wall, cpu / (double)(rounds * n) * 1e6);
+	       "port sample\n", what[mode], hz, n, wall, 100 * cpu / wall,
+	       cpu / (double)(rounds * n) * 1e6);
 	goto out;
 fail:
 	fprintf(stderr, "ctr_bench: %s\n", e.msg);

@@ -96,7 +96,8 @@ for r in $(seq "$ROUNDS"); do
 done
 for k in 1 8 64; do
 	eval "h=\$hand_$k i=\$in_$k"
-	nd_bench_summary "sample $k nicsim port(s), us per port: ethtool -S + ethtool -a processes vs in-process" \
+	nd_bench_summary \
+		"sample $k nicsim port(s), us per port: ethtool -S + ethtool -a processes vs in-process" \
 		speedup 100 in-process ethtool "$i" "$h"
 done
 nd_bench_summary "sample veth0+rxe0, us: ethtool -S + rdma statistic processes vs in-process" \

@@ -54,7 +54,8 @@ nd_bench_summary() {
 		}
 		lo = hi = ""
 		for (i = 1; i <= n; i++) {
-			# a round whose reference measured nothing has no ratio: a rate that moved won it
+			# a round whose reference measured nothing has no ratio;
+			# a rate that moved data won it
 			if ((kind == "speedup" ? o[i] : r[i]) + 0 == 0) {
 				won += kind == "rate" && o[i] > 0
 				continue
