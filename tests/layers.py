@@ -23,7 +23,7 @@ FLOORS = [
 	['triage', 'sim', 'stress'],
 ]
 FLOOR = {m: i for i, row in enumerate(FLOORS) for m in row}
-GENERATED = {'datadir.h'}				# written into the build directory by make
+GENERATED = {'datadir.h', 'ctr_maps_builtin.h'}	# written into the build directory by make
 
 
 def module_of(path):

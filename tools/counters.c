@@ -40,7 +40,7 @@ static const struct nd_opt counters_opts[] = {
 	{ "prometheus", OPT_PROMETHEUS, NULL, "Prometheus text format for node_exporter's textfile "
 	  "collector" },
 	{ "maps", OPT_MAPS, "DIR", "driver map files (default: NODROP_COUNTER_MAPS, else the "
-	  "installed ones)" },
+	  "built-in ones and /etc/nodrop/counters)" },
 	{ 0 },
 };
 

@@ -28,7 +28,7 @@ struct nd_ctr_rule {
 	char suffix[ND_CTR_NAME_MAX];	/* the part after {p} */
 	bool per_prio;			/* the raw name holds {p} */
 	uint8_t prefix_len, suffix_len;	/* a lookup compares lengths before bytes */
-	const struct nd_counter_info *info;
+	uint16_t info;			/* index in nd_counter_infos(): tables hold no pointer */
 	uint8_t width;
 	bool saturates;
 	bool sum;			/* adds up with the other lines of its name and priority */
@@ -37,6 +37,12 @@ struct nd_ctr_rule {
 	unsigned long order;		/* file order over all maps: the earlier alias wins */
 	uint32_t key;			/* hash of source and raw name: the duplicate check */
 };
+
+/* The canonical counter a rule gives. */
+static inline const struct nd_counter_info *nd_ctr_rule_info(const struct nd_ctr_rule *r)
+{
+	return nd_counter_infos(NULL) + r->info;
+}
 
 struct nd_ctr_map {
 	char file[ND_CTR_FILE_MAX];
@@ -48,6 +54,7 @@ struct nd_ctr_map {
 	unsigned int sources;		/* ND_CTR_SRC(source) of each source its rules read */
 	struct nd_ctr_rule *rules;
 	size_t n_rules;
+	bool builtin;			/* rules are the binary's tables (not freed) */
 	char *text;			/* lazily opened: the rules' text, until a port selects it */
 	unsigned long base;		/* order of line 0 (its place among the maps) */
 };
@@ -68,8 +75,19 @@ int nd_ctr_maps_load(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e
  */
 int nd_ctr_maps_open(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e);
 void nd_ctr_maps_free(struct nd_ctr_maps *maps);
-/* Where maps are read when nobody says: env, the source tree next to the binary, DATADIR. */
-const char *nd_ctr_maps_dir(char *buf, size_t len);
+/*
+ * The maps nodrop was built with (data/counters, parsed at build time: no file read, no line
+ * parsed), each named as its file. nd_ctr_maps_overlay() then lays the *.map files of @dir over
+ * @maps: one named as a map there replaces it in its place, any other is added after them in
+ * name order, all opened lazily; a @dir that does not exist adds nothing.
+ */
+int nd_ctr_maps_builtin(struct nd_ctr_maps *maps, struct nd_err *e);
+int nd_ctr_maps_overlay(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e);
+/*
+ * The maps when nobody names a directory: NODROP_COUNTER_MAPS's directory alone if set, else
+ * the built-in maps with @site's laid over them (NULL: SYSCONFDIR/nodrop/counters).
+ */
+int nd_ctr_maps_default(struct nd_ctr_maps *maps, const char *site, struct nd_err *e);
 
 /* A source as a bit of a set, for a map's sources and a port's. */
 #define ND_CTR_SRC(source)	(1u << (source))

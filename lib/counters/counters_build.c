@@ -47,7 +47,7 @@ static size_t slot_of(const struct nd_ctr_build *b, enum nd_ctr_source src,
 		      const struct nd_ctr_rule *rule, int prio)
 {
 	return ((size_t)src * (b->n_slots / ND_CTR_SOURCES / NPRIO_SLOTS) +
-		nd_ctr_info_index(rule->info)) * NPRIO_SLOTS + (size_t)(prio + 1);
+		rule->info) * NPRIO_SLOTS + (size_t)(prio + 1);
 }
 
 /* The slot table back to the scratch, cleared where this build wrote (before sorting), or freed. */
@@ -111,7 +111,7 @@ int nd_ctr_add_rule(struct nd_ctr_build *b, enum nd_ctr_source src, const char *
 		nd_strlcpy(c.name, raw, sizeof(c.name));
 		return append(b, &c, NULL);
 	}
-	nd_strlcpy(c.name, rule->info->name, sizeof(c.name));
+	nd_strlcpy(c.name, nd_ctr_rule_info(rule)->name, sizeof(c.name));
 	c.prio = prio;
 	c.mapped = true;
 	c.value = value * rule->scale;
@@ -233,7 +233,7 @@ void nd_ctr_build_finish(struct nd_ctr_build *b)
 	if (o) {
 		for (i = 0; i < smp->n; i++)
 			o[i] = (struct order){ !b->rule[i],
-					       b->rule[i] ? nd_ctr_info_index(b->rule[i]->info) : 0,
+					       b->rule[i] ? b->rule[i]->info : 0,
 					       smp->c[i].prio, (int)smp->c[i].source, i };
 		/* a watch's sample is mostly in the order of the last one, often already sorted */
 		if (hint_sorts(o, b->scratch, smp->n)) {

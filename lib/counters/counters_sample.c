@@ -143,7 +143,6 @@ static int cached_add(struct nd_ctr_build *b, struct rule_cache *c, size_t i,
 int nd_sampler_new(struct nd_sampler **out, const char *maps, struct nd_err *e)
 {
 	struct nd_sampler *s = calloc(1, sizeof(*s));
-	char dir[PATH_MAX];
 	int ret;
 
 	*out = NULL;
@@ -152,7 +151,7 @@ int nd_sampler_new(struct nd_sampler **out, const char *maps, struct nd_err *e)
 	s->fd = -1;
 	s->tail = &s->ports;
 	/* only the maps of the ports sampled get their rules parsed (nd_ctr_select) */
-	ret = nd_ctr_maps_open(&s->maps, maps ? maps : nd_ctr_maps_dir(dir, sizeof(dir)), e);
+	ret = maps ? nd_ctr_maps_open(&s->maps, maps, e) : nd_ctr_maps_default(&s->maps, NULL, e);
 	if (ret) {
 		free(s);
 		/* a missing or broken map is bad input, whatever errno the file system gave */

@@ -6,7 +6,12 @@
 # as processes, per port.
 # - in-process: one port's sample inside a long-running sampler (build/ctr_bench back to back:
 #   sample, diff, as a watcher does), for 1, 8 and 64 nicsim ports and for veth0+rxe0;
-# - one-shot: `nodrop counters -j DEV` as a process against `ethtool -S DEV` as a process.
+# - one-shot: `nodrop counters -j DEV` as a process against `ethtool -S DEV` as a process; and
+#   the same pair under `setarch -R` (no address randomization), which tells the work apart from
+#   the emulator's: TCG translates code per virtual address, so a randomized process has all the
+#   code it runs translated again, and its cost follows how much distinct code it runs (nodrop's
+#   mapping, netlink pause statistics and JSON against ethtool's string loop); without
+#   randomization the translations of the last run are reused and what remains is the work.
 # Same guest, same run, rounds alternating which side goes first; every round is printed, then
 # per comparison the medians, the per-round ratios and the verdict (tests/bench/stats.sh).
 # Asserts no timing (TCG makes absolute times slow; the ratio is what counts).
@@ -20,10 +25,12 @@ CB=${ND_CTR_BENCH:-build/ctr_bench}
 IP=/usr/sbin/ip
 RDMA=/usr/bin/rdma
 ETHTOOL=/usr/sbin/ethtool
+SETARCH=/usr/bin/setarch
 N=${ND_BENCH_SAMPLES:-40}
 ROUNDS=${ND_BENCH_ROUNDS:-5}
 SECS=${ND_BENCH_SECONDS:-2}
 
+[ -x $SETARCH ] || { echo "setarch is not installed: apt-get install util-linux"; exit 3; }
 [ -x $ETHTOOL ] || { echo "ethtool is not installed: apt-get install ethtool (make deps-check)"; exit 3; }
 [ -x "$CB" ] || { echo "$CB is missing: make $CB"; exit 3; }
 nd_vm_nicsim_load 64 >/dev/null || exit 3
@@ -87,12 +94,19 @@ for r in $(seq "$ROUNDS"); do
 	c=$(per_sample hand_rxe) && d=$(in_process veth0) || exit 1
 	e=$(per_sample "$ND" counters -j nicsim0) && f=$(per_sample $ETHTOOL -S nicsim0) || exit 1
 	g=$(per_sample $ETHTOOL -S nicsim0) && h=$(per_sample "$ND" counters -j nicsim0) || exit 1
+	i=$(per_sample $SETARCH -R "$ND" counters -j nicsim0) &&
+		j=$(per_sample $SETARCH -R $ETHTOOL -S nicsim0) &&
+		k=$(per_sample $SETARCH -R $ETHTOOL -S nicsim0) &&
+		l=$(per_sample $SETARCH -R "$ND" counters -j nicsim0) || exit 1
 	echo "round $r: veth0+rxe0 ethtool -S + rdma statistic $c us, in-process $d us;" \
-		"one-shot nicsim0: nodrop counters -j $e/$h us, ethtool -S $f/$g us"
+		"one-shot nicsim0: nodrop counters -j $e/$h us, ethtool -S $f/$g us;" \
+		"under setarch -R: nodrop $i/$l us, ethtool $j/$k us"
 	keep hand_rxe "$c"
 	keep in_rxe "$d"
 	keep nd_once "$(((e + h) / 2))"
 	keep eth_once "$(((f + g) / 2))"
+	keep nd_once_r "$(((i + l) / 2))"
+	keep eth_once_r "$(((j + k) / 2))"
 done
 for k in 1 8 64; do
 	eval "h=\$hand_$k i=\$in_$k"
@@ -104,3 +118,6 @@ nd_bench_summary "sample veth0+rxe0, us: ethtool -S + rdma statistic processes v
 	speedup 100 in-process "ethtool+rdma" "$in_rxe" "$hand_rxe"
 nd_bench_summary "sample one-shot nicsim0, us: nodrop counters -j vs ethtool -S" time 1 \
 	nodrop ethtool "$nd_once" "$eth_once"
+nd_bench_summary \
+	"sample one-shot nicsim0 under setarch -R (translations reused), us: nodrop vs ethtool" \
+	time 1 nodrop ethtool "$nd_once_r" "$eth_once_r"

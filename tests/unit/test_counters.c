@@ -285,15 +285,146 @@ START_TEST(maps_open_lazily)
 }
 END_TEST
 
-START_TEST(maps_dir_default)
+static const char *map_name(const struct nd_ctr_map *m)
 {
-	char buf[PATH_MAX];
+	const char *slash = strrchr(m->file, '/');
 
-	setenv("NODROP_COUNTER_MAPS", "/etc/nodrop/maps", 1);
-	ck_assert_str_eq(nd_ctr_maps_dir(buf, sizeof(buf)), "/etc/nodrop/maps");
+	return slash ? slash + 1 : m->file;
+}
+
+static void same_names(char **a, size_t na, char **b, size_t nb)
+{
+	size_t i;
+
+	ck_assert_uint_eq(na, nb);
+	for (i = 0; i < na; i++)
+		ck_assert_str_eq(a[i], b[i]);
+}
+
+/*
+ * The tables compiled in are the shipped files as the parser reads them, field by field, and
+ * select as a lazy open of the files does (its sources per map).
+ */
+START_TEST(builtin_maps_are_the_files)
+{
+	struct nd_ctr_maps bin, files, lazy;
+	struct nd_err e = { 0 };
+	size_t i, j;
+
+	ck_assert_msg(!nd_ctr_maps_builtin(&bin, &e), "%s", e.msg);
+	ck_assert_msg(!nd_ctr_maps_load(&files, unit_counter_maps(), &e), "%s", e.msg);
+	ck_assert_msg(!nd_ctr_maps_open(&lazy, unit_counter_maps(), &e), "%s", e.msg);
+	ck_assert_uint_eq(bin.n, files.n);
+	for (i = 0; i < bin.n; i++) {
+		const struct nd_ctr_map *b = &bin.v[i], *f = &files.v[i];
+
+		ck_assert_str_eq(b->file, map_name(f));
+		same_names(b->drivers, b->n_drivers, f->drivers, f->n_drivers);
+		same_names(b->ibdevs, b->n_ibdevs, f->ibdevs, f->n_ibdevs);
+		ck_assert_int_eq(b->any, f->any);
+		ck_assert_uint_eq(b->sources, f->sources);
+		ck_assert_uint_eq(b->sources, lazy.v[i].sources);
+		ck_assert_uint_eq(b->base, f->base);
+		ck_assert_ptr_null(b->text);
+		ck_assert_uint_eq(b->n_rules, f->n_rules);
+		for (j = 0; j < b->n_rules; j++) {
+			const struct nd_ctr_rule *x = &b->rules[j], *y = &f->rules[j];
+
+			ck_assert_int_eq(x->source, y->source);
+			ck_assert_str_eq(x->prefix, y->prefix);
+			ck_assert_str_eq(x->suffix, y->suffix);
+			ck_assert_int_eq(x->per_prio, y->per_prio);
+			ck_assert_uint_eq(x->prefix_len, y->prefix_len);
+			ck_assert_uint_eq(x->suffix_len, y->suffix_len);
+			ck_assert_uint_eq(x->info, y->info);
+			ck_assert_uint_eq(x->width, y->width);
+			ck_assert_int_eq(x->saturates, y->saturates);
+			ck_assert_int_eq(x->sum, y->sum);
+			ck_assert_uint_eq(x->scale, y->scale);
+			ck_assert_uint_eq(x->line, y->line);
+			ck_assert_uint_eq(x->order, y->order);
+			ck_assert_uint_eq(x->key, y->key);
+		}
+	}
+	nd_ctr_maps_free(&bin);
+	nd_ctr_maps_free(&files);
+	nd_ctr_maps_free(&lazy);
+}
+END_TEST
+
+/* A site's files over the built-in maps: one replaces its namesake in place, others are added. */
+START_TEST(site_maps_overlay)
+{
+	char dir[] = "/tmp/nd-site-XXXXXX", path[PATH_MAX];
+	const char *const mlx5[] = { "mlx5_core" }, *const site[] = { "sitenic" };
+	struct nd_ctr_maps maps;
+	struct nd_ctr_sel sel;
+	struct nd_err e = { 0 };
+	unsigned long base = 0;
+	size_t i, n;
+	int prio;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* no directory: the built-in maps alone */
+	snprintf(path, sizeof(path), "%s/none", dir);
+	ck_assert_msg(!nd_ctr_maps_default(&maps, path, &e), "%s", e.msg);
+	n = maps.n;
+	for (i = 0; i < n; i++)
+		if (!strcmp(maps.v[i].file, "mlx5.map"))
+			base = maps.v[i].base;
+	ck_assert_uint_gt(base, 0);
+	nd_ctr_maps_free(&maps);
+
+	snprintf(path, sizeof(path), "%s/mlx5.map", dir);
+	write_file(path, "drivers mlx5_core\nethtool rx_site_pause pause_rx_frames 64\n");
+	snprintf(path, sizeof(path), "%s/zz.map", dir);
+	write_file(path, "drivers sitenic\nethtool site_pfc{p} pfc_rx_frames 64\n");
+	ck_assert_msg(!nd_ctr_maps_default(&maps, dir, &e), "%s", e.msg);
+	ck_assert_uint_eq(maps.n, n + 1);
+	for (i = 0; i < n; i++)
+		if (strstr(maps.v[i].file, "/mlx5.map"))
+			break;
+	ck_assert_uint_lt(i, n);
+	ck_assert_uint_eq(maps.v[i].base, base);
+	ck_assert_ptr_nonnull(strstr(maps.v[n].file, "/zz.map"));
+	ck_assert_uint_gt(maps.v[n].base, maps.v[n - 1].base);
+	ck_assert_msg(!nd_ctr_select(&maps, mlx5, 1, NULL, ND_CTR_SRC_ALL, &sel, &e), "%s", e.msg);
+	ck_assert_ptr_nonnull(nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "rx_site_pause", &prio));
+	ck_assert_ptr_null(nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "rx_prio3_pause", &prio));
+	ck_assert_msg(!nd_ctr_select(&maps, site, 1, NULL, ND_CTR_SRC_ALL, &sel, &e), "%s", e.msg);
+	ck_assert_ptr_nonnull(nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "site_pfc5", &prio));
+	ck_assert_int_eq(prio, 5);
+	nd_ctr_maps_free(&maps);
+
+	/* NODROP_COUNTER_MAPS names the one directory read: the built-in maps are left out */
+	setenv("NODROP_COUNTER_MAPS", dir, 1);
+	ck_assert_msg(!nd_ctr_maps_default(&maps, "/nonexistent", &e), "%s", e.msg);
+	ck_assert_uint_eq(maps.n, 2);
+	nd_ctr_maps_free(&maps);
 	unsetenv("NODROP_COUNTER_MAPS");
-	/* the unit runner is not in a build/ with ../data/counters: the installed dir */
-	ck_assert_ptr_nonnull(strstr(nd_ctr_maps_dir(buf, sizeof(buf)), "/counters"));
+
+	/* a bad site map is named with its line, and nothing is kept */
+	write_file(path, "ethtool site_pfc{p} pfc_rx_frames 64\n");
+	ck_assert_int_eq(nd_ctr_maps_default(&maps, dir, &e), -EINVAL);
+	ck_assert_str_eq(strstr(e.msg, "/zz.map:"), "/zz.map:1: no 'drivers' or 'ibdevs' line: "
+			 "the map would apply to no port");
+	ck_assert_uint_eq(maps.n, 0);
+	/* a replacement's rules are parsed when a port selects it, and a bad one fails then */
+	write_file(path, "drivers sitenic\nethtool x rx_byte 64\n");
+	ck_assert_msg(!nd_ctr_maps_default(&maps, dir, &e), "%s", e.msg);
+	ck_assert_int_eq(nd_ctr_select(&maps, site, 1, NULL, ND_CTR_SRC_ALL, &sel, &e), -EINVAL);
+	ck_assert_str_eq(strstr(e.msg, "/zz.map:"), "/zz.map:2: unknown canonical counter "
+			 "'rx_byte' (nodrop-counters(8) lists them)");
+	nd_ctr_maps_free(&maps);
+
+	/* a site path that is not a directory */
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/mlx5.map", dir);
+	ck_assert_int_eq(nd_ctr_maps_default(&maps, path, &e), -ENOTDIR);
+	ck_assert_ptr_nonnull(strstr(e.msg, "cannot read counter maps in "));
+	ck_assert_ptr_nonnull(strstr(e.msg, "the site's maps are the *.map files"));
+	unlink(path);
+	rmdir(dir);
 }
 END_TEST
 
@@ -301,14 +432,15 @@ START_TEST(shipped_maps_load)
 {
 	struct nd_ctr_maps maps;
 	struct nd_err e = { 0 };
-	size_t i, j, rules = 0;
+	size_t i, j, rules = 0, n_infos;
 
+	nd_counter_infos(&n_infos);
 	ck_assert_msg(!nd_ctr_maps_load(&maps, unit_counter_maps(), &e), "%s", e.msg);
 	ck_assert_uint_eq(maps.n, 6);
 	for (i = 0; i < maps.n; i++) {
 		ck_assert(maps.v[i].n_drivers || maps.v[i].n_ibdevs);
 		for (j = 0; j < maps.v[i].n_rules; j++)
-			ck_assert_ptr_nonnull(maps.v[i].rules[j].info);
+			ck_assert_uint_lt(maps.v[i].rules[j].info, n_infos);
 		rules += maps.v[i].n_rules;
 	}
 	ck_assert_uint_gt(rules, 150);
@@ -379,10 +511,10 @@ START_TEST(lookup_priorities)
 	select_for("mlx5_core", NULL, &sel);
 	r = nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "rx_prio3_pause", &prio);
 	ck_assert_ptr_nonnull(r);
-	ck_assert_str_eq(r->info->name, "pfc_rx_frames");
+	ck_assert_str_eq(nd_ctr_rule_info(r)->name, "pfc_rx_frames");
 	ck_assert_int_eq(prio, 3);
 	r = nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "rx_prio7_pause_duration", &prio);
-	ck_assert_str_eq(r->info->name, "pfc_rx_duration_us");
+	ck_assert_str_eq(nd_ctr_rule_info(r)->name, "pfc_rx_duration_us");
 	ck_assert_int_eq(prio, 7);
 	ck_assert_ptr_null(nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "rx_prio8_pause", &prio));
 	ck_assert_ptr_null(nd_ctr_lookup(&sel, ND_CTR_ETHTOOL, "rx_prio33_pause", &prio));
@@ -781,7 +913,8 @@ Suite *suite_counters(void)
 	tcase_add_test(tc, map_long_line);
 	tcase_add_test(tc, maps_dir_errors);
 	tcase_add_test(tc, maps_open_lazily);
-	tcase_add_test(tc, maps_dir_default);
+	tcase_add_test(tc, builtin_maps_are_the_files);
+	tcase_add_test(tc, site_maps_overlay);
 	tcase_add_test(tc, shipped_maps_load);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("drivers");

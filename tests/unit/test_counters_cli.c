@@ -43,8 +43,12 @@ static char *slurp(FILE *f)
 	return buf;
 }
 
-/* Run `nodrop counters ARGS` on a fixture tree with the shipped maps; returns the exit code. */
-static int run(const char *fixture, const char *args, char **out, char **err)
+/*
+ * Run `BIN counters ARGS` on a fixture tree, with the shipped maps' files as NODROP_COUNTER_MAPS
+ * or (@maps false) with the maps built into BIN; returns the exit code.
+ */
+static int run_bin(const char *bin, bool maps, const char *fixture, const char *args, char **out,
+		   char **err)
 {
 	char cmd[4096], errf[] = "/tmp/nd-ctr-err-XXXXXX";
 	FILE *p, *f;
@@ -54,8 +58,11 @@ static int run(const char *fixture, const char *args, char **out, char **err)
 	ck_assert_int_ge(fd, 0);
 	close(fd);
 	unit_counter_root(fixture);
-	setenv("NODROP_COUNTER_MAPS", unit_counter_maps(), 1);
-	snprintf(cmd, sizeof(cmd), "%s counters %s 2>%s", nodrop(), args, errf);
+	if (maps)
+		setenv("NODROP_COUNTER_MAPS", unit_counter_maps(), 1);
+	else
+		unsetenv("NODROP_COUNTER_MAPS");
+	snprintf(cmd, sizeof(cmd), "%s counters %s 2>%s", bin, args, errf);
 	p = popen(cmd, "r");
 	ck_assert_ptr_nonnull(p);
 	*out = slurp(p);
@@ -67,6 +74,11 @@ static int run(const char *fixture, const char *args, char **out, char **err)
 	unlink(errf);
 	ck_assert(WIFEXITED(rc));
 	return WEXITSTATUS(rc);
+}
+
+static int run(const char *fixture, const char *args, char **out, char **err)
+{
+	return run_bin(nodrop(), true, fixture, args, out, err);
 }
 
 /* ---- the exposition format, version 0.0.4 ---- */
@@ -619,6 +631,41 @@ START_TEST(bad_map_names_its_line)
 }
 END_TEST
 
+/*
+ * The binary alone, copied where no map file is near it (what an operator copies to a node):
+ * the maps built in give what the files give, every port of every fixture, text and JSON.
+ */
+START_TEST(copied_binary_has_the_maps)
+{
+	static const char *const cases[][2] = {
+		{ "ctr-rxe", "-j -a" }, { "ctr-bnxt", "-j -a" }, { "ctr-ib", "-j -a" },
+		{ "ctr-ib", "-a" }, { "ctr-bnxt", "" },
+	};
+	char dir[] = "/tmp/nd-ctr-bin-XXXXXX", bin[PATH_MAX], cmd[2 * PATH_MAX];
+	char *out, *err, *want, *werr;
+	size_t i;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(bin, sizeof(bin), "%s/nodrop", dir);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", nodrop(), bin);
+	ck_assert_int_eq(system(cmd), 0);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_int_eq(run_bin(bin, false, cases[i][0], cases[i][1], &out, &err), 0);
+		ck_assert_int_eq(run(cases[i][0], cases[i][1], &want, &werr), 0);
+		ck_assert_str_eq(err, "");
+		ck_assert_uint_gt(strlen(want), 100);
+		ck_assert_msg(!strcmp(out, want), "%s %s: %s\nvs\n%s", cases[i][0], cases[i][1], out,
+			      want);
+		free(out);
+		free(err);
+		free(want);
+		free(werr);
+	}
+	unlink(bin);
+	rmdir(dir);
+}
+END_TEST
+
 TCase *tcase_counters_cli(void)
 {
 	TCase *tc = tcase_create("cli");
@@ -634,5 +681,6 @@ TCase *tcase_counters_cli(void)
 	tcase_add_loop_test(tc, usage_errors, 0,
 			    (int)(sizeof(usage_cases) / sizeof(usage_cases[0])));
 	tcase_add_test(tc, bad_map_names_its_line);
+	tcase_add_test(tc, copied_binary_has_the_maps);
 	return tc;
 }
