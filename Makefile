@@ -168,7 +168,12 @@ CTR_GEN_OBJ	:= $(B)/tools/gen/ctr_maps_gen.o $(B)/lib/counters/counters_map.o \
 $(B)/ctr_maps_gen: $(CTR_GEN_OBJ)
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^
-$(B)/ctr_maps_builtin.h: $(B)/ctr_maps_gen $(wildcard data/counters/*.map)
+# the names of the maps, rewritten when one is added or removed (a removed one is no newer file)
+$(B)/ctr_maps.list: FORCE
+	@mkdir -p $(B)
+	@echo '$(notdir $(wildcard data/counters/*.map))' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+$(B)/ctr_maps_builtin.h: $(B)/ctr_maps_gen $(B)/ctr_maps.list $(wildcard data/counters/*.map)
 	$(call msg,GEN,$@)
 	$(Q)$(B)/ctr_maps_gen data/counters $@.tmp && mv -f $@.tmp $@
 $(B)/lib/counters/counters_builtin.o $(B)/san/lib/counters/counters_builtin.o \
@@ -472,7 +477,7 @@ demo: deps-check deps-vm nicsim $(B)/nodrop
 
 clean:
 	rm -rf $(B)/*.o $(B)/lib $(B)/tools $(B)/san $(B)/tests $(B)/nodrop $(B)/libnodrop.* \
-		$(B)/ctr_maps_gen $(B)/ctr_maps_builtin.h \
+		$(B)/ctr_maps_gen $(B)/ctr_maps.list $(B)/ctr_maps_builtin.h \
 		$(B)/nodrop.pc $(B)/nodrop.bash $(B)/nodrop.fish $(B)/.deps
 
 -include $(wildcard $(B)/*.d)

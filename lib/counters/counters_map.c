@@ -557,8 +557,9 @@ int nd_ctr_maps_overlay(struct nd_ctr_maps *maps, const char *dir, struct nd_err
 		for (j = 0; j < had && strcmp(base_name(maps->v[j].file), names[i]); j++)
 			;
 		if (j == had) {
+			/* the map keeps its text until a port selects it */
 			ret = map_add(maps, path, text, true, e);
-			if (ret || maps->n == had)
+			if (ret)
 				free(text);
 			continue;
 		}
