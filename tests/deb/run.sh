@@ -108,9 +108,10 @@ check "nodrop: no unit is enabled or started by the maintainer scripts" bash -c 
 	d=\$(mktemp -d); dpkg-deb -e '$(deb nodrop)' \$d
 	! grep -hE 'deb-systemd-invoke (start|restart)|systemctl (enable|start)' \$d/* 2>/dev/null
 	r=\$?; rm -rf \$d; exit \$r"
-check "nodrop: the tool's data directory and plugin directory are /usr's" bash -c "
+# the counter maps are built in: the tool names only the site's directory for them
+check "nodrop: the tool's site map directory is /etc's, its plugin directory /usr's" bash -c "
 	b=\$(member nodrop /usr/sbin/nodrop | strings)
-	grep -qx /usr/share/nodrop <<<\"\$b\" && grep -qx /usr/lib/$ma/nodrop <<<\"\$b\" &&
+	grep -qx /etc/nodrop/counters <<<\"\$b\" && grep -qx /usr/lib/$ma/nodrop <<<\"\$b\" &&
 	! grep -q /usr/local <<<\"\$b\""
 check "libnodrop0: libnodrop.so.0 in /usr/lib/$ma, and the symbols file" \
 	has libnodrop0 /usr/lib/$ma/libnodrop.so.0
