@@ -12,8 +12,9 @@ extern "C" {
 /*
  * One meaning, one name, for every driver: "pfc_rx_frames" prio 3 is mlx5's rx_prio3_pause,
  * bnxt's rx_pfc_ena_frames_pri3 and ice's rx_priority_3_xon.nic + rx_priority_3_xoff.nic. The
- * meanings are code (nd_counter_info); which driver calls them what is data (driver map files,
- * installed with the tool, so a new driver needs a file and no rebuild).
+ * meanings are code (nd_counter_info); which driver calls them what is data (driver map files:
+ * the shipped ones built into the library, a site's read from SYSCONFDIR/nodrop/counters, so a
+ * new driver needs a file and no rebuild).
  */
 enum nd_ctr_source {
 	ND_CTR_ETHTOOL,		/* ethtool ioctl string set / stats (driver counters) */
@@ -66,9 +67,10 @@ struct nd_sample {
 struct nd_sampler;
 
 /*
- * @maps: the directory of driver map files; NULL for env NODROP_COUNTER_MAPS, else data/counters
- * of the source tree when the program runs from its build directory, else the installed default
- * (DATADIR/counters). A bad map file fails with -EINVAL and "FILE:LINE: ...".
+ * @maps: the directory of driver map files, read alone; NULL for env NODROP_COUNTER_MAPS's, else
+ * the maps built into the library (data/counters when it was built) with the site's
+ * SYSCONFDIR/nodrop/counters laid over them (nodrop-counters(8), MAP FILES). A bad map file
+ * fails with -EINVAL and "FILE:LINE: ...".
  */
 int nd_sampler_new(struct nd_sampler **s, const char *maps, struct nd_err *e);
 void nd_sampler_free(struct nd_sampler *s);
