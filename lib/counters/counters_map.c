@@ -365,44 +365,31 @@ static int map_rules(struct nd_ctr_map *m, struct nd_err *e)
 	return 0;
 }
 
-/* @m from @text, its lines numbered from @base: @text becomes the map's (lazy) or is only read. */
-static int map_parse(struct nd_ctr_map *m, unsigned long base, const char *file, char *text,
-		     bool lazy, struct nd_err *e)
-{
-	struct parse p = { .map = m, .base = base, .file = file, .e = e, .headers = true,
-			   .rules = !lazy };
-	int ret;
-
-	memset(m, 0, sizeof(*m));
-	m->base = base;
-	nd_strlcpy(m->file, file, sizeof(m->file));
-	ret = parse_text(&p, text);
-	if (ret) {
-		map_free(m);
-		return ret;
-	}
-	if (lazy)
-		m->text = text;
-	return 0;
-}
-
+/* @text becomes the map's (lazy) or is only read (all now). */
 static int map_add(struct nd_ctr_maps *maps, const char *file, char *text, bool lazy,
 		   struct nd_err *e)
 {
-	struct nd_ctr_map m, *slot;
-	int ret = map_parse(&m, (maps->n + 1) * MAP_ORDER_STRIDE, file, text, lazy, e);
+	struct nd_ctr_map m = { .base = (maps->n + 1) * MAP_ORDER_STRIDE };
+	struct parse p = { .map = &m, .base = m.base, .file = file, .e = e, .headers = true,
+			   .rules = !lazy };
+	struct nd_ctr_map *slot;
+	int ret;
 
-	if (ret)
-		return ret;
-	slot = nd_push((void **)&maps->v, &maps->n, sizeof(*slot));
-	if (!slot) {
-		/* the caller frees the text it still owns */
-		m.text = NULL;
-		map_free(&m);
-		return nd_err_set(e, -ENOMEM, "out of memory reading %s", file);
+	nd_strlcpy(m.file, file, sizeof(m.file));
+	ret = parse_text(&p, text);
+	if (!ret) {
+		slot = nd_push((void **)&maps->v, &maps->n, sizeof(*slot));
+		if (!slot)
+			ret = nd_err_set(e, -ENOMEM, "out of memory reading %s", file);
+		else {
+			if (lazy)
+				m.text = text;
+			*slot = m;
+			return 0;
+		}
 	}
-	*slot = m;
-	return 0;
+	map_free(&m);
+	return ret;
 }
 
 int nd_ctr_map_parse(struct nd_ctr_maps *maps, const char *file, const char *text,
@@ -463,7 +450,9 @@ static int list_maps(const char *dir, const char *fix, DIR **d, char ***names, s
 	return ret;
 }
 
-static int maps_read(struct nd_ctr_maps *maps, const char *dir, bool lazy, struct nd_err *e)
+/* Every *.map file of @dir, in name order; none is no error here. @fix ends a listing error. */
+static int maps_read(struct nd_ctr_maps *maps, const char *dir, bool lazy, const char *fix,
+		     struct nd_err *e)
 {
 	char path[PATH_MAX], **names;
 	DIR *d = NULL;
@@ -471,8 +460,7 @@ static int maps_read(struct nd_ctr_maps *maps, const char *dir, bool lazy, struc
 	int ret;
 
 	memset(maps, 0, sizeof(*maps));
-	ret = list_maps(dir, "set NODROP_COUNTER_MAPS or --maps to the directory of *.map files",
-			&d, &names, &n, e);
+	ret = list_maps(dir, fix, &d, &names, &n, e);
 	for (i = 0; i < n && !ret; i++) {
 		char *text = NULL;
 		size_t had = maps->n;
@@ -486,10 +474,6 @@ static int maps_read(struct nd_ctr_maps *maps, const char *dir, bool lazy, struc
 		if (!lazy || ret || maps->n == had)
 			free(text);
 	}
-	if (!ret && !maps->n)
-		ret = nd_err_set(e, -ENOENT, "no counter map (*.map) in %s; set "
-				 "NODROP_COUNTER_MAPS or --maps to the directory of the maps "
-				 "nodrop ships", dir);
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
@@ -500,14 +484,27 @@ static int maps_read(struct nd_ctr_maps *maps, const char *dir, bool lazy, struc
 	return ret;
 }
 
+/* The directory named as the maps: it must hold one. */
+static int maps_read_dir(struct nd_ctr_maps *maps, const char *dir, bool lazy, struct nd_err *e)
+{
+	int ret = maps_read(maps, dir, lazy, "set NODROP_COUNTER_MAPS or --maps to the directory "
+			    "of *.map files", e);
+
+	if (!ret && !maps->n)
+		ret = nd_err_set(e, -ENOENT, "no counter map (*.map) in %s; set "
+				 "NODROP_COUNTER_MAPS or --maps to the directory of the maps "
+				 "nodrop ships", dir);
+	return ret;
+}
+
 int nd_ctr_maps_load(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e)
 {
-	return maps_read(maps, dir, false, e);
+	return maps_read_dir(maps, dir, false, e);
 }
 
 int nd_ctr_maps_open(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e)
 {
-	return maps_read(maps, dir, true, e);
+	return maps_read_dir(maps, dir, true, e);
 }
 
 void nd_ctr_maps_free(struct nd_ctr_maps *maps)
@@ -523,60 +520,46 @@ void nd_ctr_maps_free(struct nd_ctr_maps *maps)
 	maps->n = 0;
 }
 
-/* A map's file name without its directory: what a site map and a built-in one are matched by. */
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 /* The site's *.map files of @dir over @maps (see counters.h). */
 int nd_ctr_maps_overlay(struct nd_ctr_maps *maps, const char *dir, struct nd_err *e)
 {
-	char path[PATH_MAX], **names = NULL;
+	struct nd_ctr_maps site;
+	struct nd_ctr_map *slot;
+	size_t had = maps->n, i, j;
 	struct stat st;
-	DIR *d = NULL;
-	size_t n = 0, i, j;
 	int ret;
 
 	/* no site directory: nothing to lay over (one failed call, the common case) */
 	if (stat(dir, &st) && errno == ENOENT)
 		return 0;
-	ret = list_maps(dir, "the site's maps are the *.map files of that directory", &d, &names,
-			&n, e);
-	for (i = 0; i < n && !ret; i++) {
-		struct nd_ctr_map m;
-		char *text = NULL;
-		size_t had = maps->n;
+	ret = maps_read(&site, dir, true, "the site's maps are the *.map files of that directory",
+			e);
+	for (i = 0; i < site.n && !ret; i++) {
+		struct nd_ctr_map *m = &site.v[i];
 
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		ret = read_file(dirfd(d), names[i], path, &text, e);
-		if (ret)
-			break;
-		for (j = 0; j < had && strcmp(base_name(maps->v[j].file), names[i]); j++)
+		/* matched by file name (GNU basename: no copy, no change to its argument) */
+		for (j = 0; j < had && strcmp(basename(maps->v[j].file), basename(m->file)); j++)
 			;
-		if (j == had) {
-			/* the map keeps its text until a port selects it */
-			ret = map_add(maps, path, text, true, e);
-			if (ret)
-				free(text);
-			continue;
+		/*
+		 * Moved over with the order of its place: that of the map it replaces, else after
+		 * all of them; opened lazily, its rules take their order from it when parsed.
+		 */
+		if (j < had) {
+			slot = &maps->v[j];
+			m->base = slot->base;
+			map_free(slot);
+		} else {
+			slot = nd_push((void **)&maps->v, &maps->n, sizeof(*slot));
+			if (!slot) {
+				ret = nd_err_set(e, -ENOMEM, "out of memory reading %s", m->file);
+				break;
+			}
+			m->base = maps->n * MAP_ORDER_STRIDE;
 		}
-		/* in the place of the map it replaces: the same order among the others */
-		ret = map_parse(&m, maps->v[j].base, path, text, true, e);
-		if (ret) {
-			free(text);
-			break;
-		}
-		map_free(&maps->v[j]);
-		maps->v[j] = m;
+		*slot = *m;
+		memset(m, 0, sizeof(*m));
 	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	if (d)
-		closedir(d);
+	nd_ctr_maps_free(&site);
 	return ret;
 }
 

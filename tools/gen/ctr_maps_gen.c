@@ -47,13 +47,6 @@ static void names(FILE *f, char *const *v, size_t n)
 	}
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 static void rule(FILE *f, const struct nd_ctr_rule *r)
 {
 	fprintf(f, "\t{ .source = %d, .prefix = ", (int)r->source);
@@ -77,7 +70,7 @@ static int write_tables(FILE *f, const struct nd_ctr_maps *maps)
 		const struct nd_ctr_map *m = &maps->v[i];
 
 		fprintf(f, "\n/* %s */\nstatic const struct nd_ctr_rule builtin_rules_%zu[] = {\n",
-			base_name(m->file), i);
+			basename(m->file), i);
 		for (j = 0; j < m->n_rules; j++)
 			rule(f, &m->rules[j]);
 		fputs("};\n", f);
@@ -87,7 +80,7 @@ static int write_tables(FILE *f, const struct nd_ctr_maps *maps)
 		const struct nd_ctr_map *m = &maps->v[i];
 
 		fputs("\t{ .file = ", f);
-		literal(f, base_name(m->file));
+		literal(f, basename(m->file));
 		fputs(", .drivers = ", f);
 		names(f, m->drivers, m->n_drivers);
 		fputs(", .ibdevs = ", f);
