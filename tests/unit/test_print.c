@@ -198,22 +198,50 @@ static char *capture_end(void)
 	return buf;
 }
 
+/* pr_finish() against json-c on the oracle's tree; @what names the document in a failure. */
+static void finish_and_compare(const char *what, bool pretty)
+{
+	int ret, flags = pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED :
+				  JSON_C_TO_STRING_PLAIN;
+	const char *want;
+	char *got, *expect;
+
+	capture_start();
+	ret = pr_finish();
+	got = capture_end();
+	ck_assert_int_eq(ret, 0);
+	want = root ? json_object_to_json_string_ext(root, flags) : NULL;
+	if (want) {
+		expect = malloc(strlen(want) + 2);
+		ck_assert_ptr_nonnull(expect);
+		sprintf(expect, "%s\n", want);
+	} else {
+		expect = strdup("");
+	}
+	if (strcmp(got, expect))
+		ck_abort_msg("%s (%s): printer\n%s\njson-c\n%s", what, pretty ? "pretty" : "plain",
+			     got, expect);
+	free(expect);
+	free(got);
+	json_object_put(root);
+	root = NULL;
+}
+
+static void start(bool pretty)
+{
+	pr_init(true, pretty);
+	root = NULL;
+	depth = 0;
+}
+
 START_TEST(test_print_matches_json_c)
 {
-	int doc, n, ret, flags;
-	bool pretty;
-	char *got;
-	const char *want;
-	char *expect;
+	char what[32];
+	int doc, n;
 
 	rng = 0x9e3779b97f4a7c15ULL;
 	for (doc = 0; doc < 3000; doc++) {
-		pretty = doc & 1;
-		flags = pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED :
-				 JSON_C_TO_STRING_PLAIN;
-		pr_init(true, pretty);
-		root = NULL;
-		depth = 0;
+		start(doc & 1);
 		/* most documents are one container at the top; some are a bare value or two */
 		if (pick(8)) {
 			pr_open_object(NULL);
@@ -221,26 +249,41 @@ START_TEST(test_print_matches_json_c)
 		}
 		for (n = 1 + (int)pick(80); n > 0; n--)
 			step();
-		capture_start();
-		ret = pr_finish();
-		got = capture_end();
-		ck_assert_int_eq(ret, 0);
-		want = root ? json_object_to_json_string_ext(root, flags) : NULL;
-		if (want) {
-			expect = malloc(strlen(want) + 2);
-			ck_assert_ptr_nonnull(expect);
-			sprintf(expect, "%s\n", want);
-		} else {
-			expect = strdup("");
-		}
-		if (strcmp(got, expect))
-			ck_abort_msg("document %d (%s): printer\n%s\njson-c\n%s", doc,
-				     pretty ? "pretty" : "plain", got, expect);
-		free(expect);
-		free(got);
-		json_object_put(root);
-		root = NULL;
+		snprintf(what, sizeof(what), "document %d", doc);
+		finish_and_compare(what, doc & 1);
 	}
+}
+END_TEST
+
+/*
+ * Past PR_DEPTH open containers a container is written empty and what follows goes to the
+ * deepest one open, replacements included; the random documents seldom reach that deep.
+ */
+START_TEST(test_print_depth_limit)
+{
+	static const char *const keys[] = { "a", "b", "c" };
+	bool pretty = _i;
+	int d;
+
+	start(pretty);
+	for (d = 0; d < DEPTH + 4; d++) {
+		pr_open_object(keys[d % 3]);
+		ref_open(keys[d % 3], json_object_new_object());
+		pr_uint(PR_JSON, "n", NULL, (uint64_t)d);
+		ref_attach("n", json_object_new_uint64((uint64_t)d));
+	}
+	/* "a" again: the empty container past the limit, then a value over it */
+	pr_open_array("b");
+	ref_open("b", json_object_new_array());
+	pr_string(PR_JSON, "a", NULL, "over");
+	ref_attach("a", json_object_new_string("over"));
+	for (d = 0; d < 5; d++) {
+		pr_close_object();
+		depth--;
+	}
+	pr_null(PR_JSON, "n", NULL);
+	ref_attach("n", NULL);
+	finish_and_compare("depth limit", pretty);
 }
 END_TEST
 
@@ -273,6 +316,7 @@ Suite *suite_print(void)
 	TCase *tc = tcase_create("json");
 
 	tcase_add_test(tc, test_print_matches_json_c);
+	tcase_add_loop_test(tc, test_print_depth_limit, 0, 2);
 	tcase_add_test(tc, test_print_text_mode);
 	suite_add_tcase(s, tc);
 	return s;
