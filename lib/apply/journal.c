@@ -180,7 +180,7 @@ static int state_parse(struct json_object *o, struct nd_profile *p)
 /* Write @text to @path durably: a crash leaves the old journal or the new one, never a mix. */
 static int write_durably(const char *path, const char *text, size_t len, struct nd_err *e)
 {
-	char tmp[PATH_MAX], dir[PATH_MAX], *slash;
+	char tmp[PATH_MAX], dir[PATH_MAX];
 	size_t off = 0;
 	int fd, dfd, err = 0;
 
@@ -208,12 +208,9 @@ static int write_durably(const char *path, const char *text, size_t len, struct 
 		unlink(tmp);
 		return nd_err_set(e, err, "cannot write the journal %s: %s", path, strerror(-err));
 	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	else
-		snprintf(dir, sizeof(dir), ".");
+	nd_path_dir(path, dir, sizeof(dir));
+	if (!dir[0])
+		nd_strlcpy(dir, ".", sizeof(dir));
 	/* the rename is durable only once the directory entry is */
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {

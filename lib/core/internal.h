@@ -96,6 +96,12 @@ void *nd_append(void **v, size_t *n, size_t *cap, size_t size);
  */
 void *nd_push(void **v, size_t *n, size_t size);
 
+/* The directory of @path into @buf: "" when it names none (the current one), "/" at the root. */
+void nd_path_dir(const char *path, char *buf, size_t size);
+
+/* The file name of @path without its directory and a .yaml or .yml suffix: its default name. */
+void nd_path_stem(const char *path, char *buf, size_t size);
+
 /* The index of @name in the @n names of a table (NULL entries skipped), or -EINVAL. */
 int nd_name_index(const char *const *names, size_t n, const char *name);
 

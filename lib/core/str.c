@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* String copies that always terminate and say when they truncated; growing arrays. */
+/* String copies that always terminate and say when they truncated; paths' parts; growing arrays. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,6 +20,28 @@ size_t nd_strlcpy(char *dst, const char *src, size_t size)
 		dst[n] = '\0';
 	}
 	return len;
+}
+
+void nd_path_dir(const char *path, char *buf, size_t size)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		nd_strlcpy(buf, "", size);
+	else
+		snprintf(buf, size, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+}
+
+void nd_path_stem(const char *path, char *buf, size_t size)
+{
+	const char *base = basename(path);
+	size_t len = strlen(base);
+
+	if (len > 5 && !strcmp(base + len - 5, ".yaml"))
+		len -= 5;
+	else if (len > 4 && !strcmp(base + len - 4, ".yml"))
+		len -= 4;
+	snprintf(buf, size, "%.*s", (int)len, base);
 }
 
 const char *nd_fmt_prios(char *buf, size_t len, uint8_t bits)

@@ -164,16 +164,13 @@ int nd_sys_readlink(char *buf, size_t len, const char *fmt, ...)
 int nd_sys_link_name(char *buf, size_t len, const char *fmt, ...)
 {
 	char path[PATH_MAX], target[PATH_MAX];
-	const char *base;
 	int ret;
 
 	ROOTED(path, fmt);
 	ret = read_link(path, target, sizeof(target));
 	if (ret)
 		return ret;
-	base = strrchr(target, '/');
-	base = base ? base + 1 : target;
-	if (snprintf(buf, len, "%s", base) >= (int)len)
+	if (snprintf(buf, len, "%s", basename(target)) >= (int)len)
 		return -ENAMETOOLONG;
 	return 0;
 }

@@ -238,7 +238,7 @@ int nd_model_read_port(const char *dev, unsigned int port, struct nd_model_port 
 	/* the function: rxe and siw have no PCI parent */
 	if (nd_sys_readlink(target, sizeof(target), "/sys/class/infiniband/%s/device", o->dev))
 		return 0;
-	bdf = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
+	bdf = basename(target);
 	if (!nd_sys_exists("/sys/bus/pci/devices/%s", bdf))
 		return 0;
 	nd_strlcpy(o->bdf, bdf, sizeof(o->bdf));

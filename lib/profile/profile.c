@@ -77,7 +77,7 @@ static int extend(struct pctx *c, const struct nd_ynode *v)
 			return cycle(c, v, path);
 		}
 	}
-	pf_dir_of(path, dir, sizeof(dir));
+	nd_path_dir(path, dir, sizeof(dir));
 	parent = (struct pctx){
 		.file = path, .dir = dir, .child = c, .depth = c->depth + 1, .have_ino = true,
 		.dev = st.st_dev, .ino = st.st_ino, .p = c->p, .e = c->e, .schema = c->schema,
@@ -177,18 +177,9 @@ static void profile_init(struct nd_profile *p)
 static int finish(struct pctx *c)
 {
 	struct nd_profile *p = c->p;
-	const char *base = strrchr(c->file, '/');
-	size_t len;
 
-	base = base ? base + 1 : c->file;
-	if (!c->named) {
-		len = strlen(base);
-		if (len > 5 && !strcmp(base + len - 5, ".yaml"))
-			len -= 5;
-		else if (len > 4 && !strcmp(base + len - 4, ".yml"))
-			len -= 4;
-		snprintf(p->name, sizeof(p->name), "%.*s", (int)len, base);
-	}
+	if (!c->named)
+		nd_path_stem(c->file, p->name, sizeof(p->name));
 	nd_strlcpy(p->origin.file, c->file, sizeof(p->origin.file));
 	return validate(c);
 }
@@ -241,7 +232,7 @@ int nd_profile_load(const char *path, struct nd_profile *p, struct nd_err *e)
 		nd_profile_free(p);
 		return ret;
 	}
-	pf_dir_of(path, dir, sizeof(dir));
+	nd_path_dir(path, dir, sizeof(dir));
 	c.dir = dir;
 	c.have_ino = true;
 	c.dev = st.st_dev;

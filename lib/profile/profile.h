@@ -158,7 +158,5 @@ void pk_match_free(struct nd_match *m);
 int pf_slurp(const char *path, char **out, size_t *len, struct stat *st, char *why, size_t size);
 /* What to do about a file that pf_slurp() refused. */
 const char *pf_file_fix(int code, bool extended);
-/* The directory of @path, for what it extends: "" means the current one. */
-void pf_dir_of(const char *path, char *buf, size_t size);
 
 #endif

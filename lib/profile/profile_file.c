@@ -62,15 +62,3 @@ const char *pf_file_fix(int code, bool extended)
 	}
 }
 
-/* The directory of @path, for what it extends: "" means the current one. */
-void pf_dir_of(const char *path, char *buf, size_t size)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		buf[0] = '\0';
-	else if (slash == path)
-		nd_strlcpy(buf, "/", size);
-	else
-		snprintf(buf, size, "%.*s", (int)(slash - path), path);
-}

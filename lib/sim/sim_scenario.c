@@ -479,18 +479,6 @@ static int parse_buf(struct sctx *x, const char *buf, size_t len)
 	return ret;
 }
 
-static void name_from_file(struct nd_scenario *s, const char *file)
-{
-	const char *base = strrchr(file, '/');
-	size_t len;
-
-	base = base ? base + 1 : file;
-	len = strlen(base);
-	if (len > 5 && !strcmp(base + len - 5, ".yaml"))
-		len -= 5;
-	snprintf(s->name, sizeof(s->name), "%.*s", (int)len, base);
-}
-
 int nd_scenario_parse(const char *buf, size_t len, const char *name, const char *dir,
 		      struct nd_scenario *s, struct nd_err *e)
 {
@@ -503,7 +491,7 @@ int nd_scenario_parse(const char *buf, size_t len, const char *name, const char 
 	if (strlen(x.c.file) >= sizeof(s->file))
 		return nd_err_set(e, -ENAMETOOLONG, "%.64s...: the name is over %zu characters",
 				  x.c.file, sizeof(s->file) - 1);
-	name_from_file(s, x.c.file);
+	nd_path_stem(x.c.file, s->name, sizeof(s->name));
 	nd_strlcpy(s->file, x.c.file, sizeof(s->file));
 	ret = parse_buf(&x, buf ? buf : "", buf ? len : 0);
 	if (ret)
@@ -514,7 +502,6 @@ int nd_scenario_parse(const char *buf, size_t len, const char *name, const char 
 int nd_scenario_load(const char *path, struct nd_scenario *s, struct nd_err *e)
 {
 	char dir[sizeof(s->file)], *buf;
-	const char *slash = strrchr(path, '/');
 	size_t len;
 	int ret;
 
@@ -525,10 +512,7 @@ int nd_scenario_load(const char *path, struct nd_scenario *s, struct nd_err *e)
 	ret = sim_slurp(path, SCENARIO_MAX_BYTES, &buf, &len, e);
 	if (ret)
 		return ret;
-	if (!slash)
-		dir[0] = '\0';
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	nd_path_dir(path, dir, sizeof(dir));
 	ret = nd_scenario_parse(buf, len, path, dir, s, e);
 	free(buf);
 	return ret;

@@ -254,6 +254,32 @@ START_TEST(strlcpy_truncates)
 }
 END_TEST
 
+/* A profile's or scenario's directory (for what it names relative to it) and default name. */
+START_TEST(path_parts)
+{
+	static const char *const cases[][3] = {
+		/* path, directory, stem */
+		{ "a/b/c.yaml", "a/b", "c" }, { "/x.yml", "/", "x" }, { "x", "", "x" },
+		{ "/a/b", "/a", "b" }, { "d/", "d", "" }, { ".yaml", "", ".yaml" },
+		{ "p/x.yaml.bak", "p", "x.yaml.bak" }, { "q/r.yml.yaml", "q", "r.yml" },
+	};
+	char buf[16];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		nd_path_dir(cases[i][0], buf, sizeof(buf));
+		ck_assert_msg(!strcmp(buf, cases[i][1]), "%s: dir %s", cases[i][0], buf);
+		nd_path_stem(cases[i][0], buf, sizeof(buf));
+		ck_assert_msg(!strcmp(buf, cases[i][2]), "%s: stem %s", cases[i][0], buf);
+	}
+	/* cut to the buffer, terminated */
+	nd_path_stem("dir/abcdefghij.yaml", buf, 5);
+	ck_assert_str_eq(buf, "abcd");
+	nd_path_dir("abcdefghij/k", buf, 5);
+	ck_assert_str_eq(buf, "abcd");
+}
+END_TEST
+
 START_TEST(push_grows_by_one_zeroed)
 {
 	int *v = NULL, *slot;
@@ -385,6 +411,7 @@ Suite *suite_sysfs(void)
 	tcase_add_test(tc, ipoib_port);
 	tcase_add_test(tc, netdev_without_rdma);
 	tcase_add_test(tc, strlcpy_truncates);
+	tcase_add_test(tc, path_parts);
 	tcase_add_test(tc, push_grows_by_one_zeroed);
 	tcase_add_test(tc, file_read_sizes);
 	tcase_add_test(tc, file_read_refuses);
