@@ -377,19 +377,18 @@ static int map_add(struct nd_ctr_maps *maps, const char *file, char *text, bool 
 
 	nd_strlcpy(m.file, file, sizeof(m.file));
 	ret = parse_text(&p, text);
-	if (!ret) {
-		slot = nd_push((void **)&maps->v, &maps->n, sizeof(*slot));
-		if (!slot)
-			ret = nd_err_set(e, -ENOMEM, "out of memory reading %s", file);
-		else {
-			if (lazy)
-				m.text = text;
-			*slot = m;
-			return 0;
-		}
+	slot = ret ? NULL : nd_push((void **)&maps->v, &maps->n, sizeof(*slot));
+	if (!ret && !slot)
+		ret = nd_err_set(e, -ENOMEM, "out of memory reading %s", file);
+	if (ret) {
+		/* the caller frees the text it still owns */
+		map_free(&m);
+		return ret;
 	}
-	map_free(&m);
-	return ret;
+	if (lazy)
+		m.text = text;
+	*slot = m;
+	return 0;
 }
 
 int nd_ctr_map_parse(struct nd_ctr_maps *maps, const char *file, const char *text,
