@@ -362,8 +362,8 @@ static void open_container(const char *key, bool object)
 
 	if (!json_mode)
 		return;
-	if (!begin(key, &slot))
-		slot.rec = NONE;
+	/* after an allocation failure nothing is printed; the levels stay paired all the same */
+	begin(key, &slot);
 	put_c(object ? '{' : '[');
 	if (json_pretty)
 		put_c('\n');
