@@ -112,15 +112,40 @@ int nd_ctr_select(struct nd_ctr_maps *maps, const char *const *drivers, size_t n
 const struct nd_ctr_rule *nd_ctr_lookup(const struct nd_ctr_sel *sel, enum nd_ctr_source src,
 					const char *raw, int *prio);
 
+/* One add of a recorded build: what it was and what it did to which counter of the sample. */
+struct nd_ctr_step {
+	const struct nd_ctr_rule *rule;
+	uint32_t raw;			/* the raw name's offset in the scratch's pool */
+	uint32_t dst;			/* the counter it wrote, in the finished sample's order */
+	int8_t prio;
+	uint8_t source;
+	uint8_t op;			/* ND_CTR_STEP_* */
+};
+
+enum { ND_CTR_STEP_SET, ND_CTR_STEP_ADD, ND_CTR_STEP_SKIP };
+
 /*
  * What a long-lived caller keeps between the builds of one port's samples: the slot table
  * (allocated once, cleared after each build) and the last sample's order, which the next build
  * only checks (n comparisons) instead of sorting again when the driver lists the same counters.
+ * From the second build on, a build also records its layout: each add in turn and what it did,
+ * and the sample it made. A build whose adds are the last one's, in the same order under the
+ * same rules, is that sample with new values: it replays the steps (a comparison and a store
+ * each); at the first add that differs it redoes the adds so far as a build of its own.
  */
 struct nd_ctr_scratch {
 	int *slot;
 	size_t *perm;
 	size_t n_perm, cap_perm;
+	unsigned long builds;
+	bool layout;			/* steps, pool and tmpl describe the last build */
+	struct nd_ctr_step *step;
+	size_t n_step, cap_step;
+	char *pool;			/* the steps' raw names, each NUL-terminated */
+	size_t n_pool, cap_pool;
+	uint64_t *val;			/* a replay's values so far, for the adds to redo */
+	struct nd_counter *tmpl;	/* the last build's counters, in order */
+	size_t n_tmpl;
 };
 
 void nd_ctr_scratch_free(struct nd_ctr_scratch *sc);
@@ -134,6 +159,9 @@ struct nd_ctr_build {
 	int *slot;			/* (source, canonical, prio) -> counter index + 1 */
 	size_t n_slots;
 	struct nd_ctr_scratch *scratch;	/* NULL: the slots are the build's own */
+	bool record;			/* write the layout into the scratch */
+	bool replay;			/* the sample is the scratch's layout; adds so far match */
+	size_t k;			/* adds so far */
 };
 
 /* @scratch may be NULL (a one-off build). */
@@ -144,8 +172,11 @@ int nd_ctr_add(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw, 
 /* The same with the lookup already done (the ethtool reader caches it per string set). */
 int nd_ctr_add_rule(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw,
 		    uint64_t value, const struct nd_ctr_rule *rule, int prio);
-/* Put mapped counters first in canonical order, raw ones after in the order read. */
-void nd_ctr_build_finish(struct nd_ctr_build *b);
+/*
+ * Put mapped counters first in canonical order, raw ones after in the order read. -ENOMEM (the
+ * sample freed) only when a replay had to be made again as a build of its own.
+ */
+int nd_ctr_build_finish(struct nd_ctr_build *b);
 /* Free the scratch (and, on failure, the sample's counters). */
 void nd_ctr_build_abort(struct nd_ctr_build *b);
 

@@ -19,7 +19,27 @@ void nd_ctr_scratch_free(struct nd_ctr_scratch *sc)
 {
 	free(sc->slot);
 	free(sc->perm);
+	free(sc->step);
+	free(sc->pool);
+	free(sc->val);
+	free(sc->tmpl);
 	memset(sc, 0, sizeof(*sc));
+}
+
+/* The last build's sample, to be given new values by replaying its steps. */
+static int replay_start(struct nd_ctr_build *b)
+{
+	const struct nd_ctr_scratch *sc = b->scratch;
+	struct nd_counter *c = malloc((sc->n_tmpl ? sc->n_tmpl : 1) * sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	if (sc->n_tmpl)
+		memcpy(c, sc->tmpl, sc->n_tmpl * sizeof(*c));
+	b->smp->c = c;
+	b->smp->n = sc->n_tmpl;
+	b->replay = true;
+	return 0;
 }
 
 int nd_ctr_build_start(struct nd_ctr_build *b, struct nd_sample *smp,
@@ -33,14 +53,19 @@ int nd_ctr_build_start(struct nd_ctr_build *b, struct nd_sample *smp,
 	b->sel = sel;
 	b->scratch = scratch;
 	b->n_slots = ND_CTR_SOURCES * n_infos * NPRIO_SLOTS;
-	if (scratch && scratch->slot) {
-		b->slot = scratch->slot;
+	b->slot = scratch && scratch->slot ? scratch->slot : calloc(b->n_slots, sizeof(*b->slot));
+	if (!b->slot)
+		return -ENOMEM;
+	if (!scratch)
 		return 0;
-	}
-	b->slot = calloc(b->n_slots, sizeof(*b->slot));
-	if (scratch)
-		scratch->slot = b->slot;
-	return b->slot ? 0 : -ENOMEM;
+	scratch->slot = b->slot;
+	if (scratch->layout)
+		return replay_start(b);
+	/* a port sampled once (a one-shot command) does not pay for a layout */
+	b->record = scratch->builds > 0;
+	scratch->n_step = 0;
+	scratch->n_pool = 0;
+	return 0;
 }
 
 static size_t slot_of(const struct nd_ctr_build *b, enum nd_ctr_source src,
@@ -99,8 +124,42 @@ static int append(struct nd_ctr_build *b, const struct nd_counter *c,
 	return 0;
 }
 
-int nd_ctr_add_rule(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw,
-		    uint64_t value, const struct nd_ctr_rule *rule, int prio)
+/* The layout's step for the add just made; out of memory costs only the layout. */
+static void record(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw,
+		   const struct nd_ctr_rule *rule, int prio, size_t dst, int op)
+{
+	struct nd_ctr_scratch *sc = b->scratch;
+	size_t len = strlen(raw) + 1, cap;
+	struct nd_ctr_step *st;
+	char *pool;
+
+	if (!b->record)
+		return;
+	if (sc->n_pool + len > sc->cap_pool) {
+		cap = sc->cap_pool ? sc->cap_pool : 1024;
+		while (cap < sc->n_pool + len)
+			cap *= 2;
+		pool = cap <= UINT32_MAX ? realloc(sc->pool, cap) : NULL;
+		if (!pool) {
+			b->record = false;
+			return;
+		}
+		sc->pool = pool;
+		sc->cap_pool = cap;
+	}
+	st = nd_append((void **)&sc->step, &sc->n_step, &sc->cap_step, sizeof(*st));
+	if (!st) {
+		b->record = false;
+		return;
+	}
+	*st = (struct nd_ctr_step){ rule, (uint32_t)sc->n_pool, (uint32_t)dst, (int8_t)prio,
+				    (uint8_t)src, (uint8_t)op };
+	memcpy(sc->pool + sc->n_pool, raw, len);
+	sc->n_pool += len;
+}
+
+static int add(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw, uint64_t value,
+	       const struct nd_ctr_rule *rule, int prio)
 {
 	struct nd_counter c = { .prio = -1, .source = src, .value = value, .width = 64 };
 	struct nd_counter *old;
@@ -109,7 +168,10 @@ int nd_ctr_add_rule(struct nd_ctr_build *b, enum nd_ctr_source src, const char *
 	nd_strlcpy(c.raw, raw, sizeof(c.raw));
 	if (!rule) {
 		nd_strlcpy(c.name, raw, sizeof(c.name));
-		return append(b, &c, NULL);
+		if (append(b, &c, NULL))
+			return -ENOMEM;
+		record(b, src, raw, rule, -1, b->smp->n - 1, ND_CTR_STEP_SET);
+		return 0;
 	}
 	nd_strlcpy(c.name, nd_ctr_rule_info(rule)->name, sizeof(c.name));
 	c.prio = prio;
@@ -122,6 +184,7 @@ int nd_ctr_add_rule(struct nd_ctr_build *b, enum nd_ctr_source src, const char *
 		if (append(b, &c, rule))
 			return -ENOMEM;
 		*at = (int)b->smp->n;
+		record(b, src, raw, rule, prio, b->smp->n - 1, ND_CTR_STEP_SET);
 		return 0;
 	}
 	old = &b->smp->c[*at - 1];
@@ -132,11 +195,77 @@ int nd_ctr_add_rule(struct nd_ctr_build *b, enum nd_ctr_source src, const char *
 			memcpy(old->raw, c.raw, sizeof(old->raw));
 			b->rule[*at - 1] = rule;
 		}
+		record(b, src, raw, rule, prio, (size_t)*at - 1, ND_CTR_STEP_ADD);
 	} else if (rule->order < b->rule[*at - 1]->order) {
 		*old = c;
 		b->rule[*at - 1] = rule;
+		record(b, src, raw, rule, prio, (size_t)*at - 1, ND_CTR_STEP_SET);
+	} else {
+		record(b, src, raw, rule, prio, 0, ND_CTR_STEP_SKIP);
 	}
 	return 0;
+}
+
+/* The next step of the layout, when this add is the one it recorded. */
+static bool replay(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw,
+		   uint64_t value, const struct nd_ctr_rule *rule, int prio)
+{
+	struct nd_ctr_scratch *sc = b->scratch;
+	const struct nd_ctr_step *st;
+	struct nd_counter *c;
+
+	if (b->k == sc->n_step)
+		return false;
+	st = &sc->step[b->k];
+	if (st->rule != rule || st->prio != prio || st->source != src ||
+	    strcmp(sc->pool + st->raw, raw))
+		return false;
+	sc->val[b->k++] = value;
+	if (st->op == ND_CTR_STEP_SKIP)
+		return true;
+	c = &b->smp->c[st->dst];
+	if (rule)
+		value *= rule->scale;
+	c->value = st->op == ND_CTR_STEP_ADD ? c->value + value : value;
+	return true;
+}
+
+/*
+ * This build is not the last one: the adds so far, made again as a build of its own that
+ * records a new layout. The old steps are read while new ones are written: they move aside.
+ */
+static int redo(struct nd_ctr_build *b)
+{
+	struct nd_ctr_scratch *sc = b->scratch, old = *sc;
+	size_t i, k = b->k;
+	int ret = 0;
+
+	nd_sample_free(b->smp);
+	b->replay = false;
+	b->record = true;
+	sc->layout = false;
+	sc->step = NULL;
+	sc->n_step = sc->cap_step = 0;
+	sc->pool = NULL;
+	sc->n_pool = sc->cap_pool = 0;
+	sc->val = NULL;
+	for (i = 0; i < k && !ret; i++)
+		ret = add(b, old.step[i].source, old.pool + old.step[i].raw, old.val[i],
+			  old.step[i].rule, old.step[i].prio);
+	free(old.step);
+	free(old.pool);
+	free(old.val);
+	return ret;
+}
+
+int nd_ctr_add_rule(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw,
+		    uint64_t value, const struct nd_ctr_rule *rule, int prio)
+{
+	if (!rule)
+		prio = -1;
+	if (b->replay && !replay(b, src, raw, value, rule, prio) && redo(b))
+		return -ENOMEM;
+	return b->replay ? 0 : add(b, src, raw, value, rule, prio);
 }
 
 int nd_ctr_add(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw, uint64_t value)
@@ -220,44 +349,100 @@ static bool identity(const size_t *perm, size_t n)
 	return i == n;
 }
 
-void nd_ctr_build_finish(struct nd_ctr_build *b)
+/*
+ * The layout of the build just finished, its steps' counters now at their places in the sorted
+ * sample (@perm[new] = old; NULL: in the order built).
+ */
+static void keep_layout(struct nd_ctr_build *b, const size_t *perm)
 {
+	struct nd_ctr_scratch *sc = b->scratch;
+	size_t n = b->smp->n, i, *inv;
+	struct nd_counter *tmpl;
+	uint64_t *val;
+
+	inv = malloc((n ? n : 1) * sizeof(*inv));
+	tmpl = realloc(sc->tmpl, (n ? n : 1) * sizeof(*tmpl));
+	if (tmpl)
+		sc->tmpl = tmpl;
+	val = realloc(sc->val, (sc->cap_step ? sc->cap_step : 1) * sizeof(*val));
+	if (val)
+		sc->val = val;
+	if (inv && tmpl && val) {
+		for (i = 0; i < n; i++)
+			inv[perm ? perm[i] : i] = i;
+		for (i = 0; i < sc->n_step; i++)
+			if (sc->step[i].op != ND_CTR_STEP_SKIP)
+				sc->step[i].dst = (uint32_t)inv[sc->step[i].dst];
+		if (n)
+			memcpy(tmpl, b->smp->c, n * sizeof(*tmpl));
+		sc->n_tmpl = n;
+		sc->layout = true;
+	}
+	free(inv);
+}
+
+int nd_ctr_build_finish(struct nd_ctr_build *b)
+{
+	struct nd_ctr_scratch *sc = b->scratch;
 	struct nd_sample *smp = b->smp;
 	struct order o_st[ORDER_STACK], *o;
 	struct nd_counter *sorted = NULL;
+	const size_t *perm = NULL;
+	bool ordered;
 	size_t i;
 
+	if (b->replay) {
+		if (b->k == sc->n_step) {
+			sc->builds++;
+			return 0;
+		}
+		/* fewer adds than last time */
+		if (redo(b)) {
+			nd_ctr_build_abort(b);
+			return -ENOMEM;
+		}
+	}
 	put_slots(b);
 	o = smp->n <= ORDER_STACK ? o_st : malloc(smp->n * sizeof(*o));
-	/* out of memory here costs only the order */
+	ordered = o != NULL;
+	/* out of memory here costs only the order (and the layout) */
 	if (o) {
 		for (i = 0; i < smp->n; i++)
 			o[i] = (struct order){ !b->rule[i],
 					       b->rule[i] ? b->rule[i]->info : 0,
 					       smp->c[i].prio, (int)smp->c[i].source, i };
 		/* a watch's sample is mostly in the order of the last one, often already sorted */
-		if (hint_sorts(o, b->scratch, smp->n)) {
-			if (!identity(b->scratch->perm, smp->n))
+		if (hint_sorts(o, sc, smp->n)) {
+			if (!identity(sc->perm, smp->n))
 				sorted = malloc(smp->n * sizeof(*sorted));
 			for (i = 0; sorted && i < smp->n; i++)
-				sorted[i] = smp->c[b->scratch->perm[i]];
+				sorted[i] = smp->c[sc->perm[i]];
 		} else if (smp->n) {
 			qsort(o, smp->n, sizeof(*o), order_cmp);
 			sorted = malloc(smp->n * sizeof(*sorted));
 			for (i = 0; sorted && i < smp->n; i++)
 				sorted[i] = smp->c[o[i].idx];
 			if (sorted)
-				keep_order(b->scratch, o, smp->n);
+				keep_order(sc, o, smp->n);
+			/* the layout maps through the order kept */
+			if (sorted && (!sc || sc->n_perm != smp->n))
+				b->record = false;
 		}
 		if (sorted) {
 			free(smp->c);
 			smp->c = sorted;
+			perm = sc ? sc->perm : NULL;
 		}
 	}
 	if (o != o_st)
 		free(o);
+	if (ordered && b->record)
+		keep_layout(b, perm);
 	free(b->rule);
 	b->rule = NULL;
+	if (sc)
+		sc->builds++;
+	return 0;
 }
 
 void nd_ctr_build_abort(struct nd_ctr_build *b)

@@ -17,6 +17,7 @@
  * A reset gives no delta: inventing one would report traffic or loss that nobody saw.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,23 @@ static int key_cmp(const struct nd_counter *x, const struct nd_counter *y)
 	if (r)
 		return r;
 	return (x->prio > y->prio) - (x->prio < y->prio);
+}
+
+/*
+ * The key and the raw name as bytes, name through raw: equal bytes are equal fields (each
+ * string ends inside its array), and a port's samples built from one layout have them so.
+ * Unequal bytes (padding, what follows a string's end) say nothing: compare the fields.
+ */
+#define KEY_BYTES (offsetof(struct nd_counter, raw) + ND_CTR_NAME_MAX)
+_Static_assert(offsetof(struct nd_counter, name) < offsetof(struct nd_counter, raw) &&
+	       offsetof(struct nd_counter, prio) < offsetof(struct nd_counter, raw) &&
+	       offsetof(struct nd_counter, mapped) < offsetof(struct nd_counter, raw) &&
+	       offsetof(struct nd_counter, source) < offsetof(struct nd_counter, raw),
+	       "same_bytes() compares the key and the raw name as one range");
+
+static bool same_bytes(const struct nd_counter *x, const struct nd_counter *y)
+{
+	return !memcmp(x, y, KEY_BYTES);
 }
 
 /* Equal keys keep sample order, so duplicate raw names pair up first with first. */
@@ -65,22 +83,6 @@ static struct ref *sorted_refs(const struct nd_sample *s)
 	return r;
 }
 
-/*
- * Two samples of a port whose driver listed the same counters the same way (nearly always):
- * pairing by position is what matching sorted keys gives, without the sorts.
- */
-static bool same_layout(const struct nd_sample *a, const struct nd_sample *b)
-{
-	size_t i;
-
-	if (a->n != b->n)
-		return false;
-	for (i = 0; i < a->n; i++)
-		if (key_cmp(&a->c[i], &b->c[i]))
-			return false;
-	return true;
-}
-
 /* pair[j]: the counter of @a that counter j of @b continues, -1 none; used[i]: i was paired. */
 static int pair_up(const struct nd_sample *a, const struct nd_sample *b, ssize_t *pair,
 		   bool *used)
@@ -89,13 +91,6 @@ static int pair_up(const struct nd_sample *a, const struct nd_sample *b, ssize_t
 	size_t i, j;
 	int r;
 
-	if (same_layout(a, b)) {
-		for (j = 0; j < b->n; j++) {
-			pair[j] = (ssize_t)j;
-			used[j] = true;
-		}
-		return 0;
-	}
 	ra = sorted_refs(a);
 	rb = sorted_refs(b);
 	if (!ra || !rb) {
@@ -125,16 +120,20 @@ static int pair_up(const struct nd_sample *a, const struct nd_sample *b, ssize_t
 
 static void fill(struct nd_delta *d, const struct nd_counter *c, enum nd_delta_status status)
 {
-	memset(d, 0, sizeof(*d));
+	/* field by field: a watch fills one per counter per round, and the name is most of it */
 	memcpy(d->name, c->name, sizeof(d->name));
 	d->prio = c->prio;
 	d->mapped = c->mapped;
 	d->source = c->source;
 	d->value = c->value;
+	d->delta = 0;
+	d->rate = 0;
 	d->status = status;
 }
 
-static void moved(const struct nd_counter *a, const struct nd_counter *b, struct nd_delta *d)
+/* @b continues @a: their keys are equal (@raw_same: their raw names too). */
+static void moved(const struct nd_counter *a, const struct nd_counter *b, bool raw_same,
+		  struct nd_delta *d)
 {
 	unsigned int w = b->width && b->width < 64 ? b->width : 64;
 	uint64_t max = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
@@ -142,7 +141,8 @@ static void moved(const struct nd_counter *a, const struct nd_counter *b, struct
 
 	fill(d, b, ND_DELTA_OK);
 	/* another raw counter (an alias) or another definition now stands behind the name */
-	if (strcmp(a->raw, b->raw) || a->width != b->width || a->saturates != b->saturates) {
+	if ((!raw_same && strcmp(a->raw, b->raw)) || a->width != b->width ||
+	    a->saturates != b->saturates) {
 		d->status = ND_DELTA_RESET;
 		return;
 	}
@@ -168,59 +168,101 @@ static void moved(const struct nd_counter *a, const struct nd_counter *b, struct
 		d->status = ND_DELTA_SATURATED;
 }
 
+static void moved_rate(const struct nd_counter *a, const struct nd_counter *b, bool raw_same,
+		       double dt, struct nd_delta *d)
+{
+	moved(a, b, raw_same, d);
+	if (dt > 0)
+		d->rate = (double)d->delta / dt;
+}
+
+/*
+ * Two samples of a port whose driver listed the same counters the same way (nearly always):
+ * pairing by position is what matching sorted keys gives, without the sorts. False when
+ * another list came: what was written to @d is to be written again.
+ */
+static bool by_position(const struct nd_sample *a, const struct nd_sample *b, double dt,
+			struct nd_delta *d)
+{
+	bool same;
+	size_t j;
+
+	if (a->n != b->n)
+		return false;
+	for (j = 0; j < b->n; j++) {
+		same = same_bytes(&a->c[j], &b->c[j]);
+		if (!same && key_cmp(&a->c[j], &b->c[j]))
+			return false;
+		moved_rate(&a->c[j], &b->c[j], same, dt, &d[j]);
+	}
+	return true;
+}
+
 /* counters per sample whose pairing tables fit on the stack (mlx5 lists about 1,000) */
 #define DIFF_STACK 256
+
+/* Pairs by key: the counters of @b in its order, then what vanished from @a in @a's. */
+static int by_key(const struct nd_sample *a, const struct nd_sample *b, double dt,
+		  struct nd_delta *d, size_t *n)
+{
+	ssize_t pair_st[DIFF_STACK + 1], *pair;
+	bool used_st[DIFF_STACK + 1], *used;
+	size_t i, j, k = 0;
+	int ret = 0;
+
+	/* small tables on the stack */
+	pair = b->n <= DIFF_STACK ? pair_st : malloc((b->n + 1) * sizeof(*pair));
+	used = a->n <= DIFF_STACK ? used_st : malloc(a->n + 1);
+	if (used)
+		memset(used, 0, a->n + 1);
+	if (!pair || !used || pair_up(a, b, pair, used)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (j = 0; j < b->n; j++, k++) {
+		if (pair[j] < 0)
+			fill(&d[k], &b->c[j], ND_DELTA_NEW);
+		else
+			moved_rate(&a->c[pair[j]], &b->c[j], false, dt, &d[k]);
+	}
+	for (i = 0; i < a->n; i++)
+		if (!used[i])
+			fill(&d[k++], &a->c[i], ND_DELTA_GONE);
+	*n = k;
+out:
+	if (pair != pair_st)
+		free(pair);
+	if (used != used_st)
+		free(used);
+	return ret;
+}
 
 int nd_sample_diff(const struct nd_sample *a, const struct nd_sample *b, struct nd_delta **out,
 		   size_t *n, struct nd_err *e)
 {
-	ssize_t pair_st[DIFF_STACK + 1], *pair = NULL;
-	bool used_st[DIFF_STACK + 1], *used = NULL;
-	struct nd_delta *d = NULL;
+	struct nd_delta *d;
 	double dt = 0;
-	size_t i, j, k = 0;
-	int ret = 0;
 
 	*out = NULL;
 	*n = 0;
 	if (strcmp(a->ifname, b->ifname))
 		return nd_err_set(e, -EINVAL, "cannot diff samples of two ports (%s and %s)",
 				  a->ifname, b->ifname);
-	/* a watch diffs every port every round: small tables on the stack, the deltas not zeroed */
-	pair = b->n <= DIFF_STACK ? pair_st : malloc((b->n + 1) * sizeof(*pair));
-	used = a->n <= DIFF_STACK ? used_st : malloc(a->n + 1);
+	/* a watch diffs every port every round: the deltas are not zeroed */
 	d = malloc((a->n + b->n + 1) * sizeof(*d));
-	if (used)
-		memset(used, 0, a->n + 1);
-	if (!pair || !used || !d || pair_up(a, b, pair, used)) {
-		ret = nd_err_set(e, -ENOMEM, "out of memory for %zu counter deltas", a->n + b->n);
-		goto out;
-	}
+	if (!d)
+		goto nomem;
 	if (b->t_ns > a->t_ns)
 		dt = (double)(b->t_ns - a->t_ns) / 1e9;
-	/* in the second sample's order, then what vanished in the first one's */
-	for (j = 0; j < b->n; j++, k++) {
-		if (pair[j] < 0) {
-			fill(&d[k], &b->c[j], ND_DELTA_NEW);
-			continue;
-		}
-		moved(&a->c[pair[j]], &b->c[j], &d[k]);
-		if (dt > 0)
-			d[k].rate = (double)d[k].delta / dt;
-	}
-	for (i = 0; i < a->n; i++)
-		if (!used[i])
-			fill(&d[k++], &a->c[i], ND_DELTA_GONE);
+	if (by_position(a, b, dt, d))
+		*n = b->n;
+	else if (by_key(a, b, dt, d, n))
+		goto nomem;
 	*out = d;
-	*n = k;
-	d = NULL;
-out:
-	if (pair != pair_st)
-		free(pair);
-	if (used != used_st)
-		free(used);
+	return 0;
+nomem:
 	free(d);
-	return ret;
+	return nd_err_set(e, -ENOMEM, "out of memory for %zu counter deltas", a->n + b->n);
 }
 
 const struct nd_delta *nd_delta_find(const struct nd_delta *d, size_t n, const char *name,

@@ -525,7 +525,8 @@ static int take(struct nd_sampler *s, struct port_state *p, struct nd_sample *ou
 		nd_ctr_build_abort(&b);
 		return ret;
 	}
-	nd_ctr_build_finish(&b);
+	if (nd_ctr_build_finish(&b))
+		return nd_err_set(e, -ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -626,6 +627,8 @@ static int sample_pass(struct nd_sampler *s, const char *const *ifnames, size_t 
 		       struct nd_sample *out, size_t *at, bool *fast, struct nd_err *e)
 {
 	struct nd_err ignored = { 0 };
+	/* the clock once per pass for the rescan below, not once per port */
+	uint64_t round_ns = now_ns();
 	struct port_state *p;
 	struct nd_sample *o;
 	int ret;
@@ -640,7 +643,7 @@ static int sample_pass(struct nd_sampler *s, const char *const *ifnames, size_t 
 		p = port_state(s, ifnames[*at]);
 		if (!p)
 			return nd_err_set(e, -ENOMEM, "out of memory");
-		if (p->known && (p->have_rdma || now_ns() - p->found_ns < RDMA_RESCAN_NS)) {
+		if (p->known && (p->have_rdma || round_ns - p->found_ns < RDMA_RESCAN_NS)) {
 			ret = take(s, p, o, read_known, &ignored);
 			if (!ret) {
 				*fast = true;

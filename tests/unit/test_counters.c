@@ -3,7 +3,9 @@
  * The canonical counter model, the map file format and the shipped maps against fixture name
  * lists of each driver family: every counter such a driver lists must come out mapped.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -555,7 +557,7 @@ static void ethtool_sample(const char *fixture, const char *driver, struct nd_sa
 	select_for(driver, NULL, &sel);
 	ck_assert_int_eq(nd_ctr_build_start(&b, smp, &sel, NULL), 0);
 	feed_ethtool(&b, fixture, count);
-	nd_ctr_build_finish(&b);
+	ck_assert_int_eq(nd_ctr_build_finish(&b), 0);
 }
 
 static size_t raw_count(const struct nd_sample *smp)
@@ -895,6 +897,101 @@ START_TEST(sample_batch)
 }
 END_TEST
 
+static void put_text(const char *dir, const char *sub, const char *name, const char *text)
+{
+	char path[PATH_MAX + 128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/sys/class/infiniband/mlx5_ib0/ports/1/%s/%s", dir, sub,
+		 name);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/*
+ * One sampler over a series of samples (its builds replay the last one's layout) while the
+ * port's counters change: values, RDMA counters that come and go (two at once: as many as
+ * before, other names), PMA counters that stop answering and answer again. Each sample must be
+ * what a new sampler reads from the tree at that moment.
+ */
+START_TEST(sample_series_follows_the_tree)
+{
+	static const char *const hw[] = { "out_of_buffer", "out_of_sequence", "np_cnp_sent",
+					   "zz_vendor_extra", "zz_other" };
+	char dir[] = "/tmp/nd-ctr-series-XXXXXX", cmd[PATH_MAX + 64], pma[32][256], text[32];
+	char path[PATH_MAX + 128];
+	struct nd_sampler *s, *fresh;
+	struct nd_sample got, want;
+	struct nd_err e = { 0 };
+	uint64_t rng = 0x9e3779b97f4a7c15ULL;
+	unsigned int round, k, n_pma = 0, same = 0;
+	struct dirent *de;
+	size_t last_n = 0;
+	DIR *d;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "cp -a %s/ctr-ib/. %s", unit_fixtures(), dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/sys/class/infiniband/mlx5_ib0/ports/1/counters", dir);
+	d = opendir(path);
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)) && n_pma < 32)
+		if (de->d_name[0] != '.')
+			snprintf(pma[n_pma++], sizeof(pma[0]), "%s", de->d_name);
+	closedir(d);
+	ck_assert_uint_gt(n_pma, 10);
+	setenv("NODROP_SYSROOT", dir, 1);
+	nd_sysroot_reset();
+	ck_assert_int_eq(nd_sampler_new(&s, unit_counter_maps(), &e), 0);
+	for (round = 0; round < 80; round++) {
+		switch (unit_rand(&rng) % 4) {
+		case 0:
+			for (k = 0; k < 2; k++) {
+				const char *name = hw[unit_rand(&rng) % 5];
+
+				snprintf(path, sizeof(path), "%s/sys/class/infiniband/mlx5_ib0/ports/"
+					 "1/hw_counters/%s", dir, name);
+				if (unit_rand(&rng) % 2)
+					unlink(path);
+				else
+					put_text(dir, "hw_counters", name, "42\n");
+			}
+			break;
+		case 1:
+			if (unit_rand(&rng) % 3)
+				snprintf(text, sizeof(text), "%" PRIu64 "\n",
+					 unit_rand(&rng) >> 40);
+			else
+				snprintf(text, sizeof(text), "N/A (no PMA)\n");
+			put_text(dir, "counters", pma[unit_rand(&rng) % n_pma], text);
+			break;
+		case 2:
+			snprintf(text, sizeof(text), "%u\n", round);
+			put_text(dir, "hw_counters", "out_of_sequence", text);
+			break;
+		}
+		ck_assert_msg(!nd_sample_port(s, "ib0", &got, &e), "%s", e.msg);
+		ck_assert_int_eq(nd_sampler_new(&fresh, unit_counter_maps(), &e), 0);
+		ck_assert_msg(!nd_sample_port(fresh, "ib0", &want, &e), "%s", e.msg);
+		check_same_sample(&got, &want);
+		same += got.n == last_n;
+		last_n = got.n;
+		nd_sample_free(&got);
+		nd_sample_free(&want);
+		nd_sampler_free(fresh);
+	}
+	/* the series had both: samples like the last one and samples of another list */
+	ck_assert_uint_gt(same, 10);
+	ck_assert_uint_lt(same, 75);
+	nd_sampler_free(s);
+	unit_counter_root(NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *suite_counters(void)
 {
 	Suite *s = suite_create("counters");
@@ -924,6 +1021,7 @@ Suite *suite_counters(void)
 	tcase_add_test(tc, ib_hca_pma);
 	tcase_add_test(tc, unknown_device);
 	tcase_add_test(tc, sample_batch);
+	tcase_add_test(tc, sample_series_follows_the_tree);
 	suite_add_tcase(s, tc);
 	suite_add_tcase(s, tcase_counters_build());
 	suite_add_tcase(s, tcase_counters_diff());

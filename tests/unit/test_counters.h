@@ -16,5 +16,7 @@ TCase *tcase_counters_cli(void);
 const char *unit_counter_maps(void);
 /* Point NODROP_SYSROOT at the fixture tree @name (NULL: none). */
 void unit_counter_root(const char *name);
+/* Every field of every counter of @got is @want's (test_counters_diff.c). */
+void check_same_sample(const struct nd_sample *got, const struct nd_sample *want);
 
 #endif

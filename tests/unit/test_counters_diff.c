@@ -455,6 +455,8 @@ static const char build_map[] =
 	"drivers x\n"
 	"ethtool mac_pause pause_rx_frames 64\n"
 	"ethtool fc_pause pause_rx_frames 64\n"
+	"ethtool pfcx{p} pfc_tx_frames 64\n"
+	"ethtool pfcy{p} pfc_tx_frames 32\n"
 	"ethtool xon{p} pfc_rx_frames 64 sum\n"
 	"ethtool xoff{p} pfc_rx_frames 64 sum\n"
 	"pma words ib_xmit_bytes 64 scale=4\n"
@@ -476,7 +478,7 @@ static void build(struct nd_sample *smp, const char *const *names, const uint64_
 	ck_assert_int_eq(nd_ctr_build_start(&b, smp, &sel, NULL), 0);
 	for (i = 0; i < n; i++)
 		ck_assert_int_eq(nd_ctr_add(&b, src, names[i], values[i]), 0);
-	nd_ctr_build_finish(&b);
+	ck_assert_int_eq(nd_ctr_build_finish(&b), 0);
 	nd_ctr_maps_free(&maps);
 }
 
@@ -545,20 +547,21 @@ END_TEST
 static void rand_raw(char *name, size_t len)
 {
 	static const char *const mapped[] = { "mac_pause", "fc_pause", "words", "errs" };
+	static const char *const prio[] = { "xon", "xoff", "pfcx", "pfcy" };
 
 	switch (pick(4)) {
 	case 0:
 		snprintf(name, len, "%s", mapped[pick(4)]);
 		break;
 	case 1:
-		snprintf(name, len, "%s%u", pick(2) ? "xon" : "xoff", pick(8));
+		snprintf(name, len, "%s%u", prio[pick(4)], pick(8));
 		break;
 	default:
 		snprintf(name, len, "raw%u", pick(40));
 	}
 }
 
-static void check_same_sample(const struct nd_sample *got, const struct nd_sample *want)
+void check_same_sample(const struct nd_sample *got, const struct nd_sample *want)
 {
 	size_t i;
 
@@ -575,10 +578,42 @@ static void check_same_sample(const struct nd_sample *got, const struct nd_sampl
 	}
 }
 
+/* The next list a port's driver gives: mostly the same, else reordered, shorter, longer, renamed. */
+static size_t change_list(char (*names)[ND_CTR_NAME_MAX], size_t n, size_t cap)
+{
+	char t[ND_CTR_NAME_MAX];
+	size_t i, j;
+
+	switch (pick(8)) {
+	case 0:
+		for (i = n; i > 1; i--) {
+			j = pick((unsigned int)i);
+			memcpy(t, names[i - 1], sizeof(t));
+			memcpy(names[i - 1], names[j], sizeof(t));
+			memcpy(names[j], t, sizeof(t));
+		}
+		break;
+	case 1:
+		n -= n ? pick((unsigned int)n) / 2 + 1 : 0;
+		break;
+	case 2:
+		for (j = pick((unsigned int)n + 2); j && n < cap; j--)
+			rand_raw(names[n++], sizeof(names[0]));
+		break;
+	case 3:
+		if (n)
+			rand_raw(names[pick((unsigned int)n)], sizeof(names[0]));
+		break;
+	}
+	return n;
+}
+
 /*
- * A port's builds share a scratch (its slots, the last sample's order and size): each of a
- * series of samples, the same list again, reordered, shorter or longer, must come out as a
- * build of its own makes it.
+ * A port's builds share a scratch (its slots, the last sample's order and size, the layout a
+ * build replays): each of a series of samples, the same list again, reordered, shorter,
+ * longer or with one name changed, from another source, after a build abandoned half-way,
+ * must come out as a build of its own makes it. A list the same as the last one's is
+ * replayed to its end.
  */
 START_TEST(build_scratch_random)
 {
@@ -586,69 +621,76 @@ START_TEST(build_scratch_random)
 	struct nd_ctr_maps maps = { 0 };
 	struct nd_ctr_sel sel;
 	struct nd_err e = { 0 };
-	unsigned int seed;
+	unsigned int seed, replays = 0;
 
 	ck_assert_int_eq(nd_ctr_map_parse(&maps, "t.map", build_map, &e), 0);
 	ck_assert_int_eq(nd_ctr_select(&maps, drivers, 1, NULL, ND_CTR_SRC_ALL, &sel, &e), 0);
-	for (seed = 1; seed <= 100; seed++) {
+	for (seed = 1; seed <= 200; seed++) {
 		struct nd_ctr_scratch scratch = { 0 };
-		char (*names)[ND_CTR_NAME_MAX];
-		size_t n, cap, i, j, round;
+		enum nd_ctr_source src = ND_CTR_ETHTOOL, last_src = ND_CTR_ETHTOOL;
+		char (*names)[ND_CTR_NAME_MAX], (*last)[ND_CTR_NAME_MAX];
+		size_t n, last_n = 0, cap, i, round;
+		bool same;
 		uint64_t *values;
 
 		rng = 0x2545f4914f6cdd1dULL * seed;
 		n = pick(3) ? pick(30) : pick(300);
 		cap = 2 * n + 16;
 		names = calloc(cap, sizeof(*names));
+		last = calloc(cap, sizeof(*last));
 		values = calloc(cap, sizeof(*values));
-		ck_assert(names && values);
+		ck_assert(names && last && values);
 		for (i = 0; i < n; i++)
 			rand_raw(names[i], sizeof(names[i]));
-		for (round = 0; round < 6; round++) {
-			enum nd_ctr_source src = pick(5) ? ND_CTR_ETHTOOL : ND_CTR_PMA;
+		for (round = 0; round < 12; round++) {
 			struct nd_sample got, want;
 			struct nd_ctr_build b;
 
+			if (!pick(6))
+				src = pick(2) ? ND_CTR_ETHTOOL : ND_CTR_PMA;
 			for (i = 0; i < n; i++)
 				values[i] = unit_rand(&rng) >> pick(64);
 			memset(&got, 0, sizeof(got));
 			memset(&want, 0, sizeof(want));
+			/* a read that fails half-way: nothing kept, nothing of it seen next time */
+			if (!pick(8)) {
+				ck_assert_int_eq(nd_ctr_build_start(&b, &got, &sel, &scratch), 0);
+				for (i = 0; i < n / 2; i++)
+					ck_assert_int_eq(nd_ctr_add(&b, pick(2) ? src : ND_CTR_RDMA,
+								    names[i], values[i]), 0);
+				nd_ctr_build_abort(&b);
+				ck_assert_ptr_null(got.c);
+			}
+			same = scratch.layout && n == last_n && (src == last_src || !n);
+			for (i = 0; same && i < n; i++)
+				same = !strcmp(names[i], last[i]);
 			ck_assert_int_eq(nd_ctr_build_start(&b, &got, &sel, &scratch), 0);
 			for (i = 0; i < n; i++)
 				ck_assert_int_eq(nd_ctr_add(&b, src, names[i], values[i]), 0);
-			nd_ctr_build_finish(&b);
+			ck_assert_int_eq(nd_ctr_build_finish(&b), 0);
+			ck_assert_int_eq(b.replay, same);
+			replays += same;
 			ck_assert_int_eq(nd_ctr_build_start(&b, &want, &sel, NULL), 0);
 			for (i = 0; i < n; i++)
 				ck_assert_int_eq(nd_ctr_add(&b, src, names[i], values[i]), 0);
-			nd_ctr_build_finish(&b);
+			ck_assert_int_eq(nd_ctr_build_finish(&b), 0);
 			check_same_sample(&got, &want);
 			nd_sample_free(&got);
 			nd_sample_free(&want);
-			/* the next sample: mostly the same list, else changed */
-			switch (pick(6)) {
-			case 0:
-				for (i = n; i > 1; i--) {
-					char t[ND_CTR_NAME_MAX];
-
-					j = pick((unsigned int)i);
-					memcpy(t, names[i - 1], sizeof(t));
-					memcpy(names[i - 1], names[j], sizeof(t));
-					memcpy(names[j], t, sizeof(t));
-				}
-				break;
-			case 1:
-				n -= n ? pick((unsigned int)n) / 2 + 1 : 0;
-				break;
-			case 2:
-				for (j = pick((unsigned int)n + 2); j && n < cap; j--)
-					rand_raw(names[n++], sizeof(names[0]));
-				break;
-			}
+			/* from the second build on, the layout is the last build's */
+			ck_assert_int_eq(scratch.layout, round > 0);
+			memcpy(last, names, n * sizeof(*names));
+			last_n = n;
+			last_src = src;
+			n = change_list(names, n, cap);
 		}
 		nd_ctr_scratch_free(&scratch);
 		free(names);
+		free(last);
 		free(values);
 	}
+	/* most seeds replay several rounds */
+	ck_assert_uint_gt(replays, 200);
 	nd_ctr_maps_free(&maps);
 }
 END_TEST
