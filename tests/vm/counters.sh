@@ -213,23 +213,14 @@ check_same_count_swap() {
 	$DCB pfc set dev nicsim0 prio-pfc all:off 3:on
 }
 
-# soft-RoCE traffic; the client retries until the server listens
-traffic() {
-	local gid args
-	gid=$(nd_vm_rxe_gid rxe0 198.18.0.1) || return 1
-	args=(-d rxe0 -x "$gid" -n 200 -s 4096)
-	timeout 60 ib_write_bw "${args[@]}" >"$OUT/write_bw-server.log" 2>&1 &
-	nd_vm_retry 20 0.2 timeout 60 ib_write_bw "${args[@]}" 198.18.0.1 \
-		>"$OUT/write_bw-client.log" 2>&1 && wait $!
-}
-
 rdma_stat() { $RDMA -j statistic show link rxe0/1; }
 
 check_rxe() {
 	local a b ra rb bad d
 	a=$("$ND" counters -j veth0)
 	ra=$(rdma_stat)
-	traffic && nd_vm_pass "RDMA WRITE traffic on rxe0" || nd_vm_fail "ib_write_bw on rxe0"
+	nd_vm_write_bw "$OUT" && nd_vm_pass "RDMA WRITE traffic on rxe0" ||
+		nd_vm_fail "ib_write_bw on rxe0"
 	b=$("$ND" counters -j veth0)
 	rb=$(rdma_stat)
 	echo "$b" >"$OUT/counters-veth0.json"

@@ -17,18 +17,6 @@ roce_tos_readable() {
 	mkdir -p "$cm" && [[ "$(cat "$cm/ports/1/default_roce_tos")" =~ ^[0-9]+$ ]]
 }
 
-# RDMA WRITE between two QPs of rxe0: both ends are addresses of this guest,
-# and rxe loops traffic back only within one device (see guest-lib.sh).
-write_bw() {
-	local gid args
-	gid=$(nd_vm_rxe_gid rxe0 198.18.0.1) || return 1
-	args=(-d rxe0 -x "$gid" -n 200 -s 4096)
-	timeout 60 ib_write_bw "${args[@]}" >"$ND_OUT/write_bw-server.log" 2>&1 &
-	# The client cannot connect before the server listens: retry it.
-	nd_vm_retry 20 0.2 timeout 60 ib_write_bw "${args[@]}" 198.18.0.1 \
-		>"$ND_OUT/write_bw-client.log" 2>&1 && wait $!
-}
-
 counter_moved() { # NAME BEFORE
 	[ "$(cat "$hw/$1")" -gt "$2" ]
 }
@@ -38,7 +26,7 @@ nd_vm_check "ibv_devices lists rxe0" has_rxe0
 nd_vm_check "configfs and rdma_cm loaded" nd_vm_configfs
 nd_vm_check "rdma_cm/rxe0/ports/1/default_roce_tos readable" roce_tos_readable
 sent=$(cat "$hw/sent_pkts" 2>/dev/null || echo 0)
-nd_vm_check "ib_write_bw server and client on rxe0" write_bw
+nd_vm_check "ib_write_bw server and client on rxe0" nd_vm_write_bw "$ND_OUT"
 grep -A1 '#bytes' "$ND_OUT/write_bw-client.log"
 nd_vm_check "rxe0 sent_pkts moved (was $sent)" counter_moved sent_pkts "$sent"
 nd_vm_done
