@@ -15,15 +15,21 @@ hw=/sys/class/infiniband/rxe0/ports/1/hw_counters
 # iputils ping is not always installed; busybox-static is (the runner needs it).
 ping_peer() { /bin/busybox ping -c 1 -W 1 "$peer" >/dev/null; }
 
+# A run that moved its data but found its clock calibration poor counts: the counters below
+# check the traffic. The client retries until the server listens.
+write_bw_run() {
+	timeout "$1" ib_write_bw "${@:2}" >"$ND_OUT/write_bw.log" 2>&1 ||
+		nd_vm_perftest_uncalibrated "$ND_OUT/write_bw.log"
+}
+
 write_bw() {
 	local gid args
 	gid=$(nd_vm_rxe_gid rxe0 "$me") || return 1
 	args=(-d rxe0 -x "$gid" -n 200 -s 4096)
 	if [ "$ND_VM_INDEX" -eq 0 ]; then
-		timeout 90 ib_write_bw "${args[@]}" >"$ND_OUT/write_bw.log" 2>&1
+		write_bw_run 90 "${args[@]}"
 	else
-		# Guest 0's server may not listen yet: retry the connection.
-		nd_vm_retry 100 0.3 timeout 60 ib_write_bw "${args[@]}" 198.18.0.1 >"$ND_OUT/write_bw.log" 2>&1
+		nd_vm_retry 100 0.3 write_bw_run 60 "${args[@]}" 198.18.0.1
 	fi
 }
 

@@ -34,7 +34,8 @@ write_bw() { # PHASE
 		# moved data: the loss evidence is what the lossy phase checks, so the server only has
 		# to have served a client there.
 		timeout 60 ib_write_bw "${args[@]}" >"$ND_OUT/write_bw-$1.log" 2>&1 ||
-			{ [ "$1" = lossy ] && grep -q 'remote address' "$ND_OUT/write_bw-$1.log"; }
+			{ [ "$1" = lossy ] && grep -q 'remote address' "$ND_OUT/write_bw-$1.log"; } ||
+			nd_vm_perftest_uncalibrated "$ND_OUT/write_bw-$1.log"
 	else
 		# Retry only until the server listens: once a run has connected (both sides print
 		# the remote address) the server is gone, and under loss perftest may give up after
@@ -45,7 +46,8 @@ write_bw() { # PHASE
 			timeout 30 ib_write_bw "${args[@]}" 198.18.0.1 >"$ND_OUT/write_bw-$1.log" 2>&1 &&
 				return 0
 			if grep -q 'remote address' "$ND_OUT/write_bw-$1.log"; then
-				[ "$1" = lossy ]
+				[ "$1" = lossy ] ||
+					nd_vm_perftest_uncalibrated "$ND_OUT/write_bw-$1.log"
 				return
 			fi
 			sleep 0.3
