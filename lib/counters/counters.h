@@ -161,7 +161,7 @@ struct nd_ctr_build {
 	struct nd_ctr_scratch *scratch;	/* NULL: the slots are the build's own */
 	bool record;			/* write the layout into the scratch */
 	bool replay;			/* the sample is the scratch's layout; adds so far match */
-	size_t k;			/* adds so far */
+	size_t adds;			/* adds so far, whatever each did: a reader's "gave any" */
 };
 
 /* @scratch may be NULL (a one-off build). */

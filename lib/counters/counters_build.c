@@ -125,7 +125,7 @@ static int append(struct nd_ctr_build *b, const struct nd_counter *c,
 }
 
 /* The layout's step for the add just made; out of memory costs only the layout. */
-static void record(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw,
+static void record_step(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw,
 		   const struct nd_ctr_rule *rule, int prio, size_t dst, int op)
 {
 	struct nd_ctr_scratch *sc = b->scratch;
@@ -170,7 +170,7 @@ static int add(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw, 
 		nd_strlcpy(c.name, raw, sizeof(c.name));
 		if (append(b, &c, NULL))
 			return -ENOMEM;
-		record(b, src, raw, rule, -1, b->smp->n - 1, ND_CTR_STEP_SET);
+		record_step(b, src, raw, rule, -1, b->smp->n - 1, ND_CTR_STEP_SET);
 		return 0;
 	}
 	nd_strlcpy(c.name, nd_ctr_rule_info(rule)->name, sizeof(c.name));
@@ -184,7 +184,7 @@ static int add(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw, 
 		if (append(b, &c, rule))
 			return -ENOMEM;
 		*at = (int)b->smp->n;
-		record(b, src, raw, rule, prio, b->smp->n - 1, ND_CTR_STEP_SET);
+		record_step(b, src, raw, rule, prio, b->smp->n - 1, ND_CTR_STEP_SET);
 		return 0;
 	}
 	old = &b->smp->c[*at - 1];
@@ -195,32 +195,32 @@ static int add(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw, 
 			memcpy(old->raw, c.raw, sizeof(old->raw));
 			b->rule[*at - 1] = rule;
 		}
-		record(b, src, raw, rule, prio, (size_t)*at - 1, ND_CTR_STEP_ADD);
+		record_step(b, src, raw, rule, prio, (size_t)*at - 1, ND_CTR_STEP_ADD);
 	} else if (rule->order < b->rule[*at - 1]->order) {
 		*old = c;
 		b->rule[*at - 1] = rule;
-		record(b, src, raw, rule, prio, (size_t)*at - 1, ND_CTR_STEP_SET);
+		record_step(b, src, raw, rule, prio, (size_t)*at - 1, ND_CTR_STEP_SET);
 	} else {
-		record(b, src, raw, rule, prio, 0, ND_CTR_STEP_SKIP);
+		record_step(b, src, raw, rule, prio, 0, ND_CTR_STEP_SKIP);
 	}
 	return 0;
 }
 
 /* The next step of the layout, when this add is the one it recorded. */
-static bool replay(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw,
-		   uint64_t value, const struct nd_ctr_rule *rule, int prio)
+static bool replay_step(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw,
+			uint64_t value, const struct nd_ctr_rule *rule, int prio)
 {
 	struct nd_ctr_scratch *sc = b->scratch;
 	const struct nd_ctr_step *st;
 	struct nd_counter *c;
 
-	if (b->k == sc->n_step)
+	if (b->adds == sc->n_step)
 		return false;
-	st = &sc->step[b->k];
+	st = &sc->step[b->adds];
 	if (st->rule != rule || st->prio != prio || st->source != src ||
 	    strcmp(sc->pool + st->raw, raw))
 		return false;
-	sc->val[b->k++] = value;
+	sc->val[b->adds] = value;
 	if (st->op == ND_CTR_STEP_SKIP)
 		return true;
 	c = &b->smp->c[st->dst];
@@ -237,7 +237,7 @@ static bool replay(struct nd_ctr_build *b, enum nd_ctr_source src, const char *r
 static int redo(struct nd_ctr_build *b)
 {
 	struct nd_ctr_scratch *sc = b->scratch, old = *sc;
-	size_t i, k = b->k;
+	size_t i;
 	int ret = 0;
 
 	nd_sample_free(b->smp);
@@ -249,7 +249,7 @@ static int redo(struct nd_ctr_build *b)
 	sc->pool = NULL;
 	sc->n_pool = sc->cap_pool = 0;
 	sc->val = NULL;
-	for (i = 0; i < k && !ret; i++)
+	for (i = 0; i < b->adds && !ret; i++)
 		ret = add(b, old.step[i].source, old.pool + old.step[i].raw, old.val[i],
 			  old.step[i].rule, old.step[i].prio);
 	free(old.step);
@@ -263,9 +263,14 @@ int nd_ctr_add_rule(struct nd_ctr_build *b, enum nd_ctr_source src, const char *
 {
 	if (!rule)
 		prio = -1;
-	if (b->replay && !replay(b, src, raw, value, rule, prio) && redo(b))
+	if (b->replay && !replay_step(b, src, raw, value, rule, prio)) {
+		if (redo(b))
+			return -ENOMEM;
+	}
+	if (!b->replay && add(b, src, raw, value, rule, prio))
 		return -ENOMEM;
-	return b->replay ? 0 : add(b, src, raw, value, rule, prio);
+	b->adds++;
+	return 0;
 }
 
 int nd_ctr_add(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw, uint64_t value)
@@ -381,18 +386,65 @@ static void keep_layout(struct nd_ctr_build *b, const size_t *perm)
 	free(inv);
 }
 
-int nd_ctr_build_finish(struct nd_ctr_build *b)
+/*
+ * Mapped counters first in canonical order, raw ones after in the order read. True when the
+ * sample is in that order and *@perm says how (new = old order, NULL: as built); false when
+ * out of memory left it as built, which costs only the order (and the layout).
+ */
+static bool sort_sample(struct nd_ctr_build *b, const size_t **perm)
 {
 	struct nd_ctr_scratch *sc = b->scratch;
 	struct nd_sample *smp = b->smp;
 	struct order o_st[ORDER_STACK], *o;
 	struct nd_counter *sorted = NULL;
-	const size_t *perm = NULL;
-	bool ordered;
+	bool ok = false;
 	size_t i;
 
+	*perm = NULL;
+	o = smp->n <= ORDER_STACK ? o_st : malloc(smp->n * sizeof(*o));
+	if (!o)
+		return false;
+	for (i = 0; i < smp->n; i++)
+		o[i] = (struct order){ !b->rule[i], b->rule[i] ? b->rule[i]->info : 0,
+				       smp->c[i].prio, (int)smp->c[i].source, i };
+	/* a watch's sample is mostly in the order of the last one, often already sorted */
+	if (hint_sorts(o, sc, smp->n)) {
+		ok = identity(sc->perm, smp->n);
+		if (!ok)
+			sorted = malloc(smp->n * sizeof(*sorted));
+		for (i = 0; sorted && i < smp->n; i++)
+			sorted[i] = smp->c[sc->perm[i]];
+	} else if (smp->n) {
+		qsort(o, smp->n, sizeof(*o), order_cmp);
+		sorted = malloc(smp->n * sizeof(*sorted));
+		for (i = 0; sorted && i < smp->n; i++)
+			sorted[i] = smp->c[o[i].idx];
+		if (sorted)
+			keep_order(sc, o, smp->n);
+		/* a layout maps through the order kept */
+		if (sorted && (!sc || sc->n_perm != smp->n))
+			b->record = false;
+	} else {
+		ok = true;
+	}
+	if (sorted) {
+		free(smp->c);
+		smp->c = sorted;
+		*perm = sc ? sc->perm : NULL;
+		ok = true;
+	}
+	if (o != o_st)
+		free(o);
+	return ok;
+}
+
+int nd_ctr_build_finish(struct nd_ctr_build *b)
+{
+	struct nd_ctr_scratch *sc = b->scratch;
+	const size_t *perm;
+
 	if (b->replay) {
-		if (b->k == sc->n_step) {
+		if (b->adds == sc->n_step) {
 			sc->builds++;
 			return 0;
 		}
@@ -403,40 +455,7 @@ int nd_ctr_build_finish(struct nd_ctr_build *b)
 		}
 	}
 	put_slots(b);
-	o = smp->n <= ORDER_STACK ? o_st : malloc(smp->n * sizeof(*o));
-	ordered = o != NULL;
-	/* out of memory here costs only the order (and the layout) */
-	if (o) {
-		for (i = 0; i < smp->n; i++)
-			o[i] = (struct order){ !b->rule[i],
-					       b->rule[i] ? b->rule[i]->info : 0,
-					       smp->c[i].prio, (int)smp->c[i].source, i };
-		/* a watch's sample is mostly in the order of the last one, often already sorted */
-		if (hint_sorts(o, sc, smp->n)) {
-			if (!identity(sc->perm, smp->n))
-				sorted = malloc(smp->n * sizeof(*sorted));
-			for (i = 0; sorted && i < smp->n; i++)
-				sorted[i] = smp->c[sc->perm[i]];
-		} else if (smp->n) {
-			qsort(o, smp->n, sizeof(*o), order_cmp);
-			sorted = malloc(smp->n * sizeof(*sorted));
-			for (i = 0; sorted && i < smp->n; i++)
-				sorted[i] = smp->c[o[i].idx];
-			if (sorted)
-				keep_order(sc, o, smp->n);
-			/* the layout maps through the order kept */
-			if (sorted && (!sc || sc->n_perm != smp->n))
-				b->record = false;
-		}
-		if (sorted) {
-			free(smp->c);
-			smp->c = sorted;
-			perm = sc ? sc->perm : NULL;
-		}
-	}
-	if (o != o_st)
-		free(o);
-	if (ordered && b->record)
+	if (sort_sample(b, &perm) && b->record)
 		keep_layout(b, perm);
 	free(b->rule);
 	b->rule = NULL;

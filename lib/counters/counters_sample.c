@@ -479,11 +479,11 @@ static int read_all(struct nd_sampler *s, struct port_state *p, struct nd_ctr_bu
 		if (ret && ret != -EOPNOTSUPP)
 			return ret;
 		p->eth = nd_ctr_ethtool_count(p->et) > 0;
-		before = b->smp->n;
+		before = b->adds;
 		ret = read_pause(s, p, b, e);
 		if (ret)
 			return ret;
-		p->pause = b->smp->n > before;
+		p->pause = b->adds > before;
 	}
 	return p->have_rdma ? read_rdma(s, p, b, e) : 0;
 }
@@ -597,10 +597,10 @@ static int read_known(struct nd_sampler *s, struct port_state *p, struct nd_ctr_
 	if (p->eth)
 		ret = nd_ctr_ethtool_values(p->et, s->fd, p->ifname, b, e);
 	if (!ret && p->pause) {
-		before = b->smp->n;
+		before = b->adds;
 		ret = read_pause(s, p, b, e);
 		/* answered before, silent now: something changed */
-		if (!ret && b->smp->n == before)
+		if (!ret && b->adds == before)
 			ret = -ESTALE;
 	}
 	if (!ret && p->have_rdma)
@@ -643,7 +643,7 @@ static int sample_pass(struct nd_sampler *s, const char *const *ifnames, size_t 
 		p = port_state(s, ifnames[*at]);
 		if (!p)
 			return nd_err_set(e, -ENOMEM, "out of memory");
-		if (p->known && (p->have_rdma || round_ns - p->found_ns < RDMA_RESCAN_NS)) {
+		if (p->known && (p->have_rdma || round_ns < p->found_ns + RDMA_RESCAN_NS)) {
 			ret = take(s, p, o, read_known, &ignored);
 			if (!ret) {
 				*fast = true;
