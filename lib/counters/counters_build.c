@@ -126,7 +126,7 @@ static int append(struct nd_ctr_build *b, const struct nd_counter *c,
 
 /* The layout's step for the add just made; out of memory costs only the layout. */
 static void record_step(struct nd_ctr_build *b, enum nd_ctr_source src, const char *raw,
-		   const struct nd_ctr_rule *rule, int prio, size_t dst, int op)
+			const struct nd_ctr_rule *rule, int prio, size_t dst, int op)
 {
 	struct nd_ctr_scratch *sc = b->scratch;
 	size_t len = strlen(raw) + 1, cap;

@@ -156,9 +156,9 @@ nd_vm_perftest_uncalibrated() {
 
 # nd_vm_write_bw DIR: RDMA WRITE between two QPs of rxe0, both ends 198.18.0.1 of this guest (rxe
 # loops traffic back only within one device); logs DIR/write_bw-{server,client}.log. The client
-# cannot connect before the server listens: it is retried. perftest fails a run whose clock
-# calibration it finds poor ("Correlation coefficient r^2 < 0.9", seen under TCG) after the data
-# moved; such a pair runs again, up to 3 times, and the client log keeps each try.
+# cannot connect before the server listens: it is retried. A pair that only failed its clock
+# calibration (nd_vm_perftest_uncalibrated) runs again, up to 3 times; the client log keeps
+# each try.
 nd_vm_write_bw() {
 	local gid args try srv
 	gid=$(nd_vm_rxe_gid rxe0 198.18.0.1) || return 1
