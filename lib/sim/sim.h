@@ -94,7 +94,10 @@ static inline const struct sim_ev *sim_heap_top(const struct sim_heap *h)
  * past that takes events in the order they come, and is sorted once when the clock reaches it
  * (by time, stably, so equal times keep push order) into the drain; what is pushed into a
  * bucket already drained goes into a small heap beside it. So the cost per event does not grow
- * with the events that share a bucket, that is with the fabric. Equal times pop in push order.
+ * with the events that share a bucket, that is with the fabric. Equal times pop in push order
+ * among events pushed within the wheel's reach; one that waited in the far heap (ordered by
+ * time alone) pops after the wheel's events of its time, and far ties in heap order: fixed for
+ * a seed, not push order (the queue before the wheel did the same; results are pinned to it).
  */
 #define SIM_WHEEL_SHIFT 12
 #define SIM_WHEEL_SLOTS 16384
