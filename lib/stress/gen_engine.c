@@ -223,10 +223,17 @@ static void drain(struct nd_engine *en)
 	}
 }
 
-/* Wait for every rank at the end, serving what peers still send; the wait is bounded. */
+/*
+ * Wait for every rank at the end, serving what peers still send. A rank with nothing of its
+ * own to send (a sink, the latency answerer) comes here at once, so the wait is bounded from
+ * the job's planned end, not from coming here. With --iters nobody knows that end: the wait
+ * ends with the others, an abort, a peer's death (the rendezvous sees it) or a signal, and a
+ * source that stalls fails its own watchdog.
+ */
 static void end_barrier(struct nd_engine *en)
 {
-	uint64_t until, next = 0, now;
+	uint64_t until = UINT64_MAX, next = 0, now = nd_gen_now_ns();
+	double grace_s = en->rv->timeout_s + en->job->watchdog_s;
 	struct nd_err e = { 0 };
 	bool done = false;
 	int ret;
@@ -234,7 +241,10 @@ static void end_barrier(struct nd_engine *en)
 	ret = en->rv->ops->barrier_start(en->rv, &e);
 	if (ret)
 		return record(en, ret, &e);
-	until = nd_gen_now_ns() + (uint64_t)((en->rv->timeout_s + en->job->watchdog_s) * 1e9);
+	if (!en->job->iters) {
+		until = en->t0 + en->n_steps * en->step_ns;
+		until = (until > now ? until : now) + (uint64_t)(grace_s * 1e9);
+	}
 	while (!done) {
 		now = nd_tsc_clock_now(&en->clk);
 		step(en, now, false);
@@ -246,8 +256,8 @@ static void end_barrier(struct nd_engine *en)
 		if (ret)
 			return record(en, ret, &e);
 		if (now > until) {
-			nd_err_set(&e, -ETIMEDOUT, "rank %u waited %.0f s for the other ranks to "
-				   "finish", en->rank, en->rv->timeout_s + en->job->watchdog_s);
+			nd_err_set(&e, -ETIMEDOUT, "rank %u waited %g s past the job's end for "
+				   "the other ranks to finish", en->rank, grace_s);
 			return record(en, -ETIMEDOUT, &e);
 		}
 	}

@@ -64,6 +64,12 @@ static bool advance_step(struct nd_engine *en, struct nd_qp *q, uint64_t now)
 	return true;
 }
 
+/* Duration mode: is the run's time up? (Steps are advanced by advance_step() alone.) */
+static bool run_over(const struct nd_engine *en, uint64_t now)
+{
+	return !en->job->iters && (now - en->t0) / en->step_ns >= en->n_steps;
+}
+
 /* Software pacing: may @size bytes go now? */
 static bool paced(struct nd_engine *en, struct nd_flow_rt *fr, uint32_t size, uint64_t now)
 {
@@ -114,7 +120,9 @@ static const enum ibv_wr_opcode opcodes[ND_OP_COUNT] = {
  * Bytes are counted when a signalled completion says they landed, so signals must come often
  * enough for every window to see some, and seldom enough to cost nothing: by default (--cq-mod
  * 0) one per 64 messages or per 4 MiB, whichever comes first, and at least four per send window
- * (4 KiB messages: every 64th; 1 MiB: every 4th). --cq-mod N: every Nth, as perftest does.
+ * (4 KiB messages: every 64th; 1 MiB: every 4th). --cq-mod N: every Nth, as perftest does,
+ * and at least the last of a full window (the window may hold fewer than N: 1 MiB messages
+ * fill 16 MiB with 16; left unsignalled, they could never be seen complete).
  */
 #define SIG_MSGS 64
 #define SIG_BYTES (4u << 20)
@@ -127,7 +135,7 @@ static bool due_signal(const struct nd_engine *en, struct nd_qp *q, uint32_t siz
 	q->unsig_msgs++;
 	q->unsig_bytes += size;
 	if (job->cq_mod)
-		return q->unsig_msgs >= job->cq_mod;
+		return q->unsig_msgs >= job->cq_mod || q->unsig_msgs >= en->window;
 	return q->unsig_msgs >= SIG_MSGS || q->unsig_msgs >= per_window ||
 	       q->unsig_bytes >= SIG_BYTES;
 }
@@ -142,7 +150,7 @@ static int build_wr(struct nd_engine *en, struct nd_qp *q, unsigned int n, uint6
 	uint64_t seq = q->posted;
 	uint32_t size = pick_size(en, q), slot = (uint32_t)(seq % q->lslots);
 	size_t off = q->lbuf + (size_t)slot * en->slot_size;
-	bool last, sig;
+	bool step_end, last, sig;
 	struct nd_sig *s;
 	int ret;
 
@@ -169,8 +177,10 @@ static int build_wr(struct nd_engine *en, struct nd_qp *q, unsigned int n, uint6
 		wr->imm_data = htonl((uint32_t)seq);
 	if (job->op != ND_OP_READ && !en->mem->gpu && size <= en->inline_max)
 		wr->send_flags |= IBV_SEND_INLINE;
-	last = job->iters && q->step_posted + 1 == job->iters && q->step + 1u == en->n_steps;
-	sig = due_signal(en, q, size) || last || close;
+	/* with --iters a step's last message is signalled: the step's count ends with it */
+	step_end = job->iters && q->step_posted + 1 == job->iters;
+	last = step_end && q->step + 1u == en->n_steps;
+	sig = due_signal(en, q, size) || step_end || close;
 	if (sig) {
 		q->unsig_msgs = 0;
 		q->unsig_bytes = 0;
@@ -181,6 +191,9 @@ static int build_wr(struct nd_engine *en, struct nd_qp *q, unsigned int n, uint6
 		wr->wr_id = ND_WR_ID(q - en->qps, ND_WR_DATA, q->nsig_posted & ((1ull << 40) - 1));
 		wr->send_flags |= IBV_SEND_SIGNALED;
 		q->nsig_posted++;
+	} else {
+		/* completes only in error (most failing requests are unsignalled): names its QP */
+		wr->wr_id = ND_WR_ID(q - en->qps, ND_WR_UNSIGNALLED, 0);
 	}
 	if (n)
 		en->wr[n - 1].next = wr;
@@ -204,11 +217,23 @@ static int post_qp(struct nd_engine *en, struct nd_qp *q)
 	int ret = 0;
 
 	while (n < window && !q->finished) {
-		if (!advance_step(en, q, now)) {
-			/* time is up: the unsignalled tail gets a signalled message behind it */
+		uint32_t step = q->step;
+		bool more = advance_step(en, q, now);
+
+		if (q->unsig_msgs && (!more || q->step != step)) {
+			/*
+			 * A step's time is up (or the run's): its unsignalled tail gets a signalled
+			 * message behind it, of that step, so the step's count ends with it.
+			 */
+			q->step = step;
+			ret = build_wr(en, q, n, now, true);
+			if (ret)
+				break;
+			n++;
+			continue;
+		}
+		if (!more) {
 			q->finished = true;
-			if (q->unsig_msgs && !(ret = build_wr(en, q, n, now, true)))
-				n++;
 			break;
 		}
 		ret = build_wr(en, q, n, now, false);
@@ -243,7 +268,7 @@ int nd_post_all(struct nd_engine *en, uint64_t now)
 		/* --latency: a probe QP is done after its time or its round trips */
 		if (q->probe) {
 			if (en->job->latency && !q->finished && !q->probe_busy &&
-			    (en->job->iters ? q->done >= en->job->iters : !advance_step(en, q, now)))
+			    (en->job->iters ? q->done >= en->job->iters : run_over(en, now)))
 				q->finished = true;
 			all_done &= q->finished || !en->job->latency;
 			continue;
@@ -252,7 +277,7 @@ int nd_post_all(struct nd_engine *en, uint64_t now)
 		 * An off period can outlast the run: the clock still ends it (post_qp() then
 		 * closes an unsignalled tail; a QP ends at once without one).
 		 */
-		ended = off && !q->finished && !advance_step(en, q, now);
+		ended = off && !q->finished && run_over(en, now);
 		if (ended && !q->unsig_msgs)
 			q->finished = true;
 		if (!q->finished && (!off || ended)) {

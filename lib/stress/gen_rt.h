@@ -135,6 +135,7 @@ enum nd_wr_kind {
 	ND_WR_RECV,		/* a receive of bulk data: payload = its buffer slot */
 	ND_WR_PROBE_SEND,
 	ND_WR_PROBE_RECV,
+	ND_WR_UNSIGNALLED,	/* an unsignalled bulk work request: seen only when it fails */
 };
 
 #define ND_WR_ID(qp, kind, v) ((uint64_t)(qp) << 44 | (uint64_t)(kind) << 40 | (v))

@@ -79,6 +79,7 @@ int main(void)
 	srunner_add_suite(sr, suite_gen_wire());
 	srunner_add_suite(sr, suite_gen_payload());
 	srunner_add_suite(sr, suite_gen_probe());
+	srunner_add_suite(sr, suite_gen_engine());
 	srunner_add_suite(sr, suite_gen_verdict());
 	srunner_add_suite(sr, suite_gen_coord());
 	srunner_add_suite(sr, suite_gen_mem());

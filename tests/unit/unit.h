@@ -25,6 +25,7 @@ Suite *suite_gen_plan(void);
 Suite *suite_gen_wire(void);
 Suite *suite_gen_payload(void);
 Suite *suite_gen_probe(void);
+Suite *suite_gen_engine(void);
 Suite *suite_gen_verdict(void);
 Suite *suite_gen_coord(void);
 Suite *suite_gen_mem(void);
