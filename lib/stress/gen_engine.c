@@ -344,13 +344,20 @@ int nd_engine_init(struct nd_engine *en, struct nd_err *e)
 	/*
 	 * Bytes in flight per QP are capped (16 MiB: many times any NIC's bandwidth-delay
 	 * product): a window of big messages on several QPs can hold more than a soft device's
-	 * queues, which then drop and retransmit until nothing moves.
+	 * queues, which then drop and retransmit until nothing moves. A sweep's step is capped
+	 * by its own size, so its small sizes run as they would alone; a size distribution by
+	 * its largest.
 	 */
-	en->window = job->tx_depth;
-	if (job->window_mib && (uint64_t)job->window_mib * 1048576 / en->slot_size < en->window)
-		en->window = (uint32_t)((uint64_t)job->window_mib * 1048576 / en->slot_size);
-	if (!en->window)
-		en->window = 1;
+	for (i = 0; i < en->n_steps; i++) {
+		uint64_t size = z->kind == ND_SIZES_SWEEP ? (z->size[i] + 63ull) & ~63ull :
+				en->slot_size;
+
+		en->window[i] = job->tx_depth;
+		if (job->window_mib && (uint64_t)job->window_mib * 1048576 / size < en->window[i])
+			en->window[i] = (uint32_t)((uint64_t)job->window_mib * 1048576 / size);
+		if (!en->window[i])
+			en->window[i] = 1;
+	}
 	en->step_ns = (uint64_t)(job->duration_s * 1e9);
 	en->interval_ns = (uint64_t)(job->interval_s * 1e9);
 	en->rng = nd_gen_mix64(nd_gen_now_ns() ^ ((uint64_t)en->rank << 32)) | 1;

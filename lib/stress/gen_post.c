@@ -130,12 +130,12 @@ static const enum ibv_wr_opcode opcodes[ND_OP_COUNT] = {
 static bool due_signal(const struct nd_engine *en, struct nd_qp *q, uint32_t size)
 {
 	const struct nd_stress_job *job = en->job;
-	uint32_t per_window = en->window / 4 ? en->window / 4 : 1;
+	uint32_t window = en->window[q->step], per_window = window / 4 ? window / 4 : 1;
 
 	q->unsig_msgs++;
 	q->unsig_bytes += size;
 	if (job->cq_mod)
-		return q->unsig_msgs >= job->cq_mod || q->unsig_msgs >= en->window;
+		return q->unsig_msgs >= job->cq_mod || q->unsig_msgs >= window;
 	return q->unsig_msgs >= SIG_MSGS || q->unsig_msgs >= per_window ||
 	       q->unsig_bytes >= SIG_BYTES;
 }
@@ -211,32 +211,30 @@ static int build_wr(struct nd_engine *en, struct nd_qp *q, unsigned int n, uint6
 static int post_qp(struct nd_engine *en, struct nd_qp *q)
 {
 	/* a fresh clock per batch: completion latency is measured from it */
-	uint64_t window = en->window - (q->posted - q->done), now = nd_gen_now_ns();
+	uint64_t now = nd_gen_now_ns();
 	struct ibv_send_wr *bad;
 	unsigned int n = 0;
 	int ret = 0;
 
-	while (n < window && !q->finished) {
+	while (!q->finished) {
 		uint32_t step = q->step;
 		bool more = advance_step(en, q, now);
+		/*
+		 * A step's time is up (or the run's): its unsignalled tail gets a signalled
+		 * message behind it, of that step, so the step's count ends with it.
+		 */
+		bool tail = q->unsig_msgs && (!more || q->step != step);
 
-		if (q->unsig_msgs && (!more || q->step != step)) {
-			/*
-			 * A step's time is up (or the run's): its unsignalled tail gets a signalled
-			 * message behind it, of that step, so the step's count ends with it.
-			 */
+		if (tail) {
 			q->step = step;
-			ret = build_wr(en, q, n, now, true);
-			if (ret)
-				break;
-			n++;
-			continue;
-		}
-		if (!more) {
+		} else if (!more) {
 			q->finished = true;
 			break;
 		}
-		ret = build_wr(en, q, n, now, false);
+		/* in flight: what was posted before and the n built here, by the step's window */
+		if (q->posted - q->done >= en->window[q->step])
+			break;
+		ret = build_wr(en, q, n, now, tail);
 		if (ret)
 			break;
 		n++;

@@ -240,7 +240,8 @@ struct nd_engine {
 	uint64_t step_ns;		/* duration mode: each size step's length */
 	size_t n_steps;
 	uint64_t interval_ns;
-	uint32_t window;		/* work requests in flight per QP: tx_depth, or fewer by bytes */
+	/* work requests in flight per QP in each size step: tx_depth, or fewer by bytes */
+	uint32_t window[ND_SIZES_MAX];
 	bool posting_done;		/* every QP this rank drives posted all it will */
 	uint64_t spin_ns;		/* idle: poll this long before sleeping on events */
 	uint64_t idle_since;

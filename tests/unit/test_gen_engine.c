@@ -28,6 +28,9 @@ static struct fake {
 	struct ibv_qp qp[FAKE_QPS];
 	struct { uint64_t wr_id; bool sig; } ring[FAKE_QPS][FAKE_RING];
 	uint64_t head[FAKE_QPS], tail[FAKE_QPS];
+	/* requests up to the last signalled one given back: what the engine knows completed */
+	uint64_t seen[FAKE_QPS];
+	const struct nd_stress_job *job;
 	/* what went out: messages per QP and per size (a sweep's sizes are distinct) */
 	uint64_t msgs[FAKE_QPS], bytes[FAKE_QPS];
 	uint32_t size[ND_SIZES_MAX];
@@ -50,6 +53,25 @@ static uint64_t now_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
+/*
+ * The requests a QP may have in flight with messages of @size: --tx-depth, or fewer by
+ * --window's bytes; a sweep's by the size of its step, a distribution's by its largest.
+ */
+static uint64_t window_of(uint32_t size)
+{
+	const struct nd_sizes *z = &fk.job->sizes;
+	uint64_t w = fk.job->tx_depth, max = 0, cap;
+	size_t k;
+
+	for (k = 0; k < z->n; k++)
+		max = z->size[k] > max ? z->size[k] : max;
+	cap = (z->kind == ND_SIZES_SWEEP ? size : max) + 63ull;
+	cap = (uint64_t)fk.job->window_mib * 1048576 / (cap & ~63ull);
+	if (fk.job->window_mib && cap < w)
+		w = cap ? cap : 1;
+	return w;
+}
+
 static int fake_post(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
 {
 	uint32_t i = qp->qp_num;
@@ -63,6 +85,7 @@ static int fake_post(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_
 		ck_assert_int_eq(wr->num_sge, 1);
 		fk.msgs[i]++;
 		fk.bytes[i] += wr->sg_list[0].length;
+		ck_assert_uint_le(fk.tail[i] - fk.seen[i], window_of(wr->sg_list[0].length));
 		for (k = 0; k < fk.n_sizes; k++)
 			if (fk.size[k] == wr->sg_list[0].length)
 				fk.size_msgs[k]++;
@@ -88,6 +111,7 @@ static int fake_poll(struct ibv_cq *cq, int n, struct ibv_wc *wc)
 					.status = fk.failed[i] ? IBV_WC_WR_FLUSH_ERR : IBV_WC_RETRY_EXC_ERR };
 				fk.failed[i] = true;
 			} else if (fk.ring[i][fk.head[i] % FAKE_RING].sig) {
+				fk.seen[i] = fk.head[i] + 1;
 				wc[k++] = (struct ibv_wc){ .wr_id = id, .qp_num = i,
 					.status = IBV_WC_SUCCESS, .opcode = IBV_WC_RDMA_WRITE };
 			}
@@ -170,6 +194,8 @@ static void fake_reset(const struct nd_stress_job *job)
 	memset(fk.bytes, 0, sizeof(fk.bytes));
 	memset(fk.size_msgs, 0, sizeof(fk.size_msgs));
 	memset(fk.failed, 0, sizeof(fk.failed));
+	memset(fk.seen, 0, sizeof(fk.seen));
+	fk.job = job;
 	fk.n_sizes = job->sizes.n;
 	for (k = 0; k < job->sizes.n; k++)
 		fk.size[k] = job->sizes.size[k];
@@ -373,10 +399,31 @@ START_TEST(engine_cq_mod_beyond_window)
 	r->job.cq_mod = 32;
 	r->job.iters = 100;
 	rank_init(r, 1, true);
-	ck_assert_uint_eq(r->en.window, 16);
+	ck_assert_uint_eq(r->en.window[0], 16);
 	rank_run(r);
 	check_books(r);
 	ck_assert_uint_eq(r->res.flows[0].bytes, 100u << 20);
+	rank_free(r);
+}
+END_TEST
+
+/* A sweep's small sizes keep the whole queue depth; its big ones are held by --window. */
+START_TEST(engine_sweep_window_per_step)
+{
+	struct rank *r = rank_new();
+	size_t k;
+
+	r->job.sizes = (struct nd_sizes){ .kind = ND_SIZES_SWEEP, .n = 15 };
+	for (k = 0; k < 15; k++) {
+		r->job.sizes.size[k] = 64u << k;
+		r->job.sizes.weight[k] = 1;
+	}
+	r->job.iters = 200;
+	rank_init(r, 2, true);
+	ck_assert_uint_eq(r->en.window[0], 128);
+	ck_assert_uint_eq(r->en.window[14], 16);
+	rank_run(r);
+	check_books(r);
 	rank_free(r);
 }
 END_TEST
@@ -451,6 +498,7 @@ Suite *suite_gen_engine(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, engine_counts_what_it_posts);
 	tcase_add_test(tc, engine_cq_mod_beyond_window);
+	tcase_add_test(tc, engine_sweep_window_per_step);
 	tcase_add_test(tc, engine_error_names_the_flow);
 	tcase_add_test(tc, engine_sink_waits_for_the_job);
 	suite_add_tcase(s, tc);
