@@ -205,7 +205,7 @@ struct nd_stress_port {
 	char where[96];			/* "host/ifname" */
 	double interval_s;
 	size_t n_counters;		/* in the second sample */
-	size_t n_loss;			/* loss indicators among them */
+	size_t n_loss;			/* loss indicators among them that could show loss */
 	size_t n_loss_moved;
 	uint64_t tx_packets, rx_packets;	/* RDMA packets, else the port's */
 	int status;			/* sampling failed: negative errno, see error */

@@ -55,20 +55,31 @@ static const struct {
 	{ "rdma_rx_packets", SIG_PACKETS_RX },
 };
 
-static bool counts(const struct nd_gen_ctr *c)
+/*
+ * Can @c show this run's loss? Not one that appeared or went away mid-run, nor one that
+ * stood at its maximum throughout (a saturated PMA counter's delta 0 says nothing); one
+ * that reached it did move. A port watched by none of its loss counters gets no verdict.
+ */
+static bool watches(const struct nd_gen_ctr *c)
 {
 	return c->status == ND_DELTA_OK || c->status == ND_DELTA_WRAPPED ||
-	       c->status == ND_DELTA_SATURATED;
+	       (c->status == ND_DELTA_SATURATED && c->delta);
 }
 
-/* Is @res the first (lowest) rank with its port? */
+/*
+ * Is @res the first (lowest) rank with its port? The same host (boot id), netdev, RDMA device
+ * and port: containers on one host share the boot id and often the netdev's name (each pod's
+ * VF is net1), not the device.
+ */
 static bool owns_port(struct nd_gen_rank_result *const *res, uint32_t rank)
 {
+	const struct nd_stress_rank *me = &res[rank]->info;
 	uint32_t i;
 
 	for (i = 0; i < rank; i++)
 		if (res[i] && !strcmp(res[i]->boot_id, res[rank]->boot_id) &&
-		    !strcmp(res[i]->info.ifname, res[rank]->info.ifname))
+		    !strcmp(res[i]->info.ifname, me->ifname) &&
+		    !strcmp(res[i]->info.dev, me->dev) && res[i]->info.port == me->port)
 			return false;
 	return true;
 }
@@ -144,11 +155,13 @@ static int judge_port(const struct nd_gen_rank_result *res, struct nd_stress_res
 		add_signal(pr, sp, c, rep, &pause_us, &xmit_wait);
 		if (!c->loss)
 			continue;
-		sp->n_loss++;
 		if (c->status == ND_DELTA_RESET && !failed[0])
 			snprintf(failed, flen, "%s on %s went backwards mid-run (driver reload?): "
 				 "no verdict on loss", c->name, sp->where);
-		if (!counts(c) || !c->delta)
+		if (!watches(c))
+			continue;
+		sp->n_loss++;
+		if (!c->delta)
 			continue;
 		sp->n_loss_moved++;
 		if (add_evidence(rep, sp->where, c->name, c->prio, c->delta))
@@ -163,8 +176,9 @@ static int judge_port(const struct nd_gen_rank_result *res, struct nd_stress_res
 						   (res->info.link_gbps * 1e9 * secs);
 	}
 	if (!sp->n_loss && !failed[0])
-		snprintf(failed, flen, "%s has no readable loss counter (%zu counters, none a loss "
-			 "indicator): no verdict on loss without them", sp->where, sp->n_counters);
+		snprintf(failed, flen, "%s has no readable loss counter (%zu counters: no loss "
+			 "indicator, or each new, gone or stuck at its maximum): no verdict on loss "
+			 "without them", sp->where, sp->n_counters);
 	return 0;
 }
 

@@ -291,6 +291,34 @@ START_TEST(shared_port_counts_once)
 }
 END_TEST
 
+START_TEST(containers_share_a_boot_id)
+{
+	uint32_t i;
+
+	/* three pods on one host: one boot id, each its own VF named alike, other devices */
+	for (i = 0; i < N; i++) {
+		snprintf(fx.res[i].boot_id, sizeof(fx.res[i].boot_id), "boot-0");
+		snprintf(fx.res[i].info.dev, sizeof(fx.res[i].info.dev), "mlx5_%u", 3 + i);
+		fx.res[i].info.port = 1;
+	}
+	fx.ctrs[2][0].delta = 500;
+	report();
+	ck_assert_uint_eq(fx.r.n_sampled, 3);
+	ck_assert_int_eq(fx.r.report->verdict, ND_VERDICT_LOSSY);
+	ck_assert_str_eq(fx.r.report->reason, "seq_err_naks +500");
+	/* the same device and port twice is one port again */
+	teardown();
+	setup();
+	for (i = 0; i < N; i++) {
+		snprintf(fx.res[i].boot_id, sizeof(fx.res[i].boot_id), "boot-0");
+		snprintf(fx.res[i].info.dev, sizeof(fx.res[i].info.dev), "mlx5_%u", i == 2 ? 4 : 3);
+		fx.res[i].info.port = 1;
+	}
+	report();
+	ck_assert_uint_eq(fx.r.n_sampled, 2);
+}
+END_TEST
+
 START_TEST(payload_problems_are_lossy)
 {
 	const struct nd_run_report *rep;
@@ -369,8 +397,27 @@ START_TEST(failed_without_counters)
 	fx.ctrs[2][0].loss = fx.ctrs[2][1].loss = false;
 	report();
 	ck_assert_int_eq(fx.r.report->verdict, ND_VERDICT_FAILED);
-	ck_assert_str_eq(fx.r.report->reason, "h2/eth0 has no readable loss counter (30 counters, "
-			 "none a loss indicator): no verdict on loss without them");
+	ck_assert_str_eq(fx.r.report->reason, "h2/eth0 has no readable loss counter (30 counters: "
+			 "no loss indicator, or each new, gone or stuck at its maximum): no verdict "
+			 "on loss without them");
+	teardown();
+	setup();
+	/* nor one whose loss counters came or went mid-run, or stood at their maximum */
+	fx.ctrs[2][0].status = ND_DELTA_GONE;
+	fx.ctrs[2][1].status = ND_DELTA_SATURATED;
+	report();
+	ck_assert_int_eq(fx.r.report->verdict, ND_VERDICT_FAILED);
+	ck_assert_ptr_nonnull(strstr(fx.r.report->reason, "h2/eth0 has no readable loss counter"));
+	ck_assert_uint_eq(fx.r.sampled[2].n_loss, 0);
+	teardown();
+	setup();
+	fx.ctrs[2][0].status = ND_DELTA_NEW;
+	fx.ctrs[2][1].status = ND_DELTA_SATURATED;
+	fx.ctrs[2][1].delta = 3;	/* it reached its maximum during the run: loss, 3 or more */
+	report();
+	ck_assert_int_eq(fx.r.report->verdict, ND_VERDICT_LOSSY);
+	ck_assert_str_eq(fx.r.report->reason, "transport_retries +3");
+	ck_assert_uint_eq(fx.r.sampled[2].n_loss, 1);
 	teardown();
 	setup();
 	fx.ctrs[1][0].status = ND_DELTA_RESET;
@@ -417,6 +464,7 @@ Suite *suite_gen_verdict(void)
 	tcase_add_loop_test(tc, report_margins_bursts, 0, 3);
 	tcase_add_test(tc, lossy_names_counters);
 	tcase_add_test(tc, shared_port_counts_once);
+	tcase_add_test(tc, containers_share_a_boot_id);
 	tcase_add_test(tc, payload_problems_are_lossy);
 	tcase_add_test(tc, missing_writes_are_lossy);
 	tcase_add_test(tc, failed_names_the_origin);

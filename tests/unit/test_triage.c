@@ -653,6 +653,39 @@ START_TEST(counter_reset)
 }
 END_TEST
 
+START_TEST(counter_saturated)
+{
+	const struct nd_finding *f;
+	struct nd_port p;
+	struct dset s;
+	struct run r;
+
+	lossless_port(&p);
+	healthy(&s);
+	/* port_xmit_wait stood at its maximum before and after: starvation cannot show */
+	set(&s, "ib_xmit_wait", -1, 0)->status = ND_DELTA_SATURATED;
+	r = triage(&p, &s, NULL);
+	f = only(&r, "counter-saturated", -1, ND_SEV_INFO);
+	ck_assert_uint_eq(f->n_ev, 1);
+	ck_assert_int_eq(ev(f, "ib_xmit_wait", -1)->status, ND_DELTA_SATURATED);
+	ck_assert_ptr_nonnull(strstr(f->summary, "1 counter stands at its maximum"));
+	ck_assert_int_eq(r.n, 1);
+	free(r.f);
+
+	/* a 4-bit counter that reached 15 from 8: 7 seen, under the rule's 10, yet said */
+	healthy(&s);
+	put(&s, "ib_local_link_integrity_errors", -1, 7)->status = ND_DELTA_SATURATED;
+	set(&s, "ib_symbol_errors", -1, 0)->status = ND_DELTA_SATURATED;
+	r = triage(&p, &s, NULL);
+	f = only(&r, "counter-saturated", -1, ND_SEV_INFO);
+	ck_assert_uint_eq(f->n_ev, 2);
+	ck_assert_ptr_nonnull(strstr(f->summary, "2 counters stand at their maximum"));
+	ck_assert_int_eq(count(&r, "ib-link-errors"), 0);
+	ck_assert_int_eq(r.n, 1);
+	free(r.f);
+}
+END_TEST
+
 START_TEST(wrapped_counter_counts)
 {
 	struct nd_port p;
@@ -787,6 +820,7 @@ Suite *suite_triage(void)
 	tcase_add_test(tc, ib_credit_starvation);
 	tcase_add_test(tc, ib_link_errors);
 	tcase_add_test(tc, counter_reset);
+	tcase_add_test(tc, counter_saturated);
 	tcase_add_test(tc, wrapped_counter_counts);
 	tcase_add_test(tc, several_findings_in_rule_order);
 	tcase_add_test(tc, profile_lints_are_findings);
