@@ -242,7 +242,7 @@ static void end_barrier(struct nd_engine *en)
 	if (ret)
 		return record(en, ret, &e);
 	if (!en->job->iters) {
-		until = en->t0 + en->n_steps * en->step_ns;
+		until = nd_engine_end_ns(en);
 		until = (until > now ? until : now) + (uint64_t)(grace_s * 1e9);
 	}
 	while (!done) {
@@ -349,8 +349,7 @@ int nd_engine_init(struct nd_engine *en, struct nd_err *e)
 	 * its largest.
 	 */
 	for (i = 0; i < en->n_steps; i++) {
-		uint64_t size = z->kind == ND_SIZES_SWEEP ? (z->size[i] + 63ull) & ~63ull :
-				en->slot_size;
+		uint64_t size = z->kind == ND_SIZES_SWEEP ? nd_ep_align(z->size[i]) : en->slot_size;
 
 		en->window[i] = job->tx_depth;
 		if (job->window_mib && (uint64_t)job->window_mib * 1048576 / size < en->window[i])

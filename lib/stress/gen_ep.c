@@ -14,19 +14,12 @@
 
 #include "gen_rt.h"
 
-#define ALIGN 64
-
-static size_t up(size_t v)
-{
-	return (v + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-}
-
 /* Take @n bytes at the end of the region so far. */
 static size_t take(size_t *total, size_t n)
 {
 	size_t at = *total;
 
-	*total += up(n);
+	*total += nd_ep_align(n);
 	return at;
 }
 
@@ -56,7 +49,7 @@ static void layout_bulk(struct nd_engine *en, struct nd_qp *q, size_t *total)
 
 static void layout_probe(struct nd_engine *en, struct nd_qp *q, size_t *total)
 {
-	size_t slot = up(nd_gen_probe_size(en->job));
+	size_t slot = nd_ep_align(nd_gen_probe_size(en->job));
 
 	q->lslots = 1;
 	q->lbuf = take(total, slot);
@@ -86,7 +79,7 @@ int nd_ep_layout(struct nd_engine *en, size_t *bytes, struct nd_err *e)
 	uint32_t per = nd_gen_bulk_qps(job) + (nd_gen_probing(job) ? 1 : 0), k;
 	size_t i, total = 0, n = (size_t)count_qps(en);
 
-	en->slot_size = (uint32_t)up(nd_sizes_max(&job->sizes));
+	en->slot_size = (uint32_t)nd_ep_align(nd_sizes_max(&job->sizes));
 	en->qps = calloc(n ? n : 1, sizeof(*en->qps));
 	if (!en->qps)
 		return nd_err_set(e, -ENOMEM, "out of memory for %zu QPs", n);
@@ -320,7 +313,7 @@ int nd_ep_connect_verbs(struct nd_engine *en, const struct nd_gen_rank_info *inf
 
 int nd_ep_repost(struct nd_engine *en, struct nd_qp *q, uint32_t slot)
 {
-	size_t sz = q->probe ? up(nd_gen_probe_size(en->job)) : en->slot_size;
+	size_t sz = q->probe ? nd_ep_align(nd_gen_probe_size(en->job)) : en->slot_size;
 	struct ibv_sge sge = {
 		.addr = en->mem->nic_base + q->rxbuf + (slot % (q->rxslots ? q->rxslots : 1)) * sz,
 		.length = (uint32_t)(q->probe ? nd_gen_probe_size(en->job) : en->slot_size),

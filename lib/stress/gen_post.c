@@ -67,7 +67,7 @@ static bool advance_step(struct nd_engine *en, struct nd_qp *q, uint64_t now)
 /* Duration mode: is the run's time up? (Steps are advanced by advance_step() alone.) */
 static bool run_over(const struct nd_engine *en, uint64_t now)
 {
-	return !en->job->iters && (now - en->t0) / en->step_ns >= en->n_steps;
+	return !en->job->iters && now >= nd_engine_end_ns(en);
 }
 
 /* Software pacing: may @size bytes go now? */

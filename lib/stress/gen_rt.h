@@ -258,6 +258,20 @@ struct nd_engine {
 	struct nd_err err;
 };
 
+/* Duration mode: when the job is planned to end, every size step run. */
+static inline uint64_t nd_engine_end_ns(const struct nd_engine *en)
+{
+	return en->t0 + en->n_steps * en->step_ns;
+}
+
+/* Buffers in the memory region start on this boundary; a slot is a message rounded up to it. */
+#define ND_EP_ALIGN 64
+
+static inline size_t nd_ep_align(size_t v)
+{
+	return (v + ND_EP_ALIGN - 1) & ~(size_t)(ND_EP_ALIGN - 1);
+}
+
 /* Lay out buffers for every QP this rank has in the plan and size the memory region. */
 int nd_ep_layout(struct nd_engine *en, size_t *bytes, struct nd_err *e);
 /* Create the QPs (plain verbs: now; rdma_cm: at connection time) and fill in @info. */

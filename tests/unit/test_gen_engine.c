@@ -31,11 +31,9 @@ static struct fake {
 	/* requests up to the last signalled one given back: what the engine knows completed */
 	uint64_t seen[FAKE_QPS];
 	const struct nd_stress_job *job;
-	/* what went out: messages per QP and per size (a sweep's sizes are distinct) */
+	/* what went out: messages per QP and per size of the job (a sweep's are distinct) */
 	uint64_t msgs[FAKE_QPS], bytes[FAKE_QPS];
-	uint32_t size[ND_SIZES_MAX];
 	uint64_t size_msgs[ND_SIZES_MAX];
-	size_t n_sizes;
 	int fail_qp;			/* -1: none; else its request number fail_at fails */
 	uint64_t fail_at;
 	bool failed[FAKE_QPS];
@@ -60,13 +58,10 @@ static uint64_t now_ns(void)
 static uint64_t window_of(uint32_t size)
 {
 	const struct nd_sizes *z = &fk.job->sizes;
-	uint64_t w = fk.job->tx_depth, max = 0, cap;
-	size_t k;
+	uint64_t w = fk.job->tx_depth, cap;
 
-	for (k = 0; k < z->n; k++)
-		max = z->size[k] > max ? z->size[k] : max;
-	cap = (z->kind == ND_SIZES_SWEEP ? size : max) + 63ull;
-	cap = (uint64_t)fk.job->window_mib * 1048576 / (cap & ~63ull);
+	cap = nd_ep_align(z->kind == ND_SIZES_SWEEP ? size : nd_sizes_max(z));
+	cap = (uint64_t)fk.job->window_mib * 1048576 / cap;
 	if (fk.job->window_mib && cap < w)
 		w = cap ? cap : 1;
 	return w;
@@ -86,8 +81,8 @@ static int fake_post(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_
 		fk.msgs[i]++;
 		fk.bytes[i] += wr->sg_list[0].length;
 		ck_assert_uint_le(fk.tail[i] - fk.seen[i], window_of(wr->sg_list[0].length));
-		for (k = 0; k < fk.n_sizes; k++)
-			if (fk.size[k] == wr->sg_list[0].length)
+		for (k = 0; k < fk.job->sizes.n; k++)
+			if (fk.job->sizes.size[k] == wr->sg_list[0].length)
 				fk.size_msgs[k]++;
 	}
 	return 0;
@@ -185,8 +180,6 @@ struct rank {
 
 static void fake_reset(const struct nd_stress_job *job)
 {
-	size_t k;
-
 	memset(fk.ring, 0, sizeof(fk.ring));
 	memset(fk.head, 0, sizeof(fk.head));
 	memset(fk.tail, 0, sizeof(fk.tail));
@@ -196,9 +189,6 @@ static void fake_reset(const struct nd_stress_job *job)
 	memset(fk.failed, 0, sizeof(fk.failed));
 	memset(fk.seen, 0, sizeof(fk.seen));
 	fk.job = job;
-	fk.n_sizes = job->sizes.n;
-	for (k = 0; k < job->sizes.n; k++)
-		fk.size[k] = job->sizes.size[k];
 	fk.fail_qp = -1;
 	fk.barrier_at = 0;
 	fk.give_up_at = 0;
@@ -226,12 +216,9 @@ static void rank_init(struct rank *r, size_t n_flows, bool source)
 {
 	struct nd_mem_spec spec = { .kind = ND_MEM_HOST, .gpu = -1 };
 	struct nd_engine *en = &r->en;
-	uint32_t max = 0;
 	size_t i;
 
 	fake_reset(&r->job);
-	for (i = 0; i < r->job.sizes.n; i++)
-		max = r->job.sizes.size[i] > max ? r->job.sizes.size[i] : max;
 	nd_stress_local_init(&r->local);
 	r->local.stop = &fk.stop;
 	r->plan = (struct nd_gen_plan){ .flows = r->flows, .n_flows = n_flows, .nranks = 2 };
@@ -244,7 +231,7 @@ static void rank_init(struct rank *r, size_t n_flows, bool source)
 	ck_assert_ptr_nonnull(r->res.steps);
 	*en = (struct nd_engine){ .job = &r->job, .local = &r->local, .plan = &r->plan,
 				  .dev = &r->dev, .mem = &r->mem, .rv = &r->rv, .res = &r->res,
-				  .slot_size = (max + 63) & ~63u };
+				  .slot_size = (uint32_t)nd_ep_align(nd_sizes_max(&r->job.sizes)) };
 	ck_assert_int_eq(nd_mem_open(&r->mem, &spec, n_flows * en->slot_size, &r->e), 0);
 	r->mem.mr = &r->mr;
 	en->qps = calloc(n_flows, sizeof(*en->qps));

@@ -291,16 +291,22 @@ START_TEST(shared_port_counts_once)
 }
 END_TEST
 
-START_TEST(containers_share_a_boot_id)
+/* Every rank on one host (boot id) and port 1, rank i on device mlx5_<dev[i]>. */
+static void one_host(const unsigned int dev[N])
 {
 	uint32_t i;
 
-	/* three pods on one host: one boot id, each its own VF named alike, other devices */
 	for (i = 0; i < N; i++) {
 		snprintf(fx.res[i].boot_id, sizeof(fx.res[i].boot_id), "boot-0");
-		snprintf(fx.res[i].info.dev, sizeof(fx.res[i].info.dev), "mlx5_%u", 3 + i);
+		snprintf(fx.res[i].info.dev, sizeof(fx.res[i].info.dev), "mlx5_%u", dev[i]);
 		fx.res[i].info.port = 1;
 	}
+}
+
+START_TEST(containers_share_a_boot_id)
+{
+	/* three pods on one host: each its own VF, named alike (eth0), on other devices */
+	one_host((const unsigned int[N]){ 3, 4, 5 });
 	fx.ctrs[2][0].delta = 500;
 	report();
 	ck_assert_uint_eq(fx.r.n_sampled, 3);
@@ -309,11 +315,7 @@ START_TEST(containers_share_a_boot_id)
 	/* the same device and port twice is one port again */
 	teardown();
 	setup();
-	for (i = 0; i < N; i++) {
-		snprintf(fx.res[i].boot_id, sizeof(fx.res[i].boot_id), "boot-0");
-		snprintf(fx.res[i].info.dev, sizeof(fx.res[i].info.dev), "mlx5_%u", i == 2 ? 4 : 3);
-		fx.res[i].info.port = 1;
-	}
+	one_host((const unsigned int[N]){ 3, 3, 4 });
 	report();
 	ck_assert_uint_eq(fx.r.n_sampled, 2);
 }
