@@ -20,6 +20,8 @@
 
 #include "cli.h"
 #include "nodrop.h"
+#include "report.h"
+#include "svg.h"
 
 enum { OPT_TITLE = 256 };
 
@@ -27,16 +29,6 @@ enum { OPT_TITLE = 256 };
 #define FLOWS_DRAWN 16		/* series lines in one plot; bars for the rest */
 #define BARS_MAX 32
 #define EVIDENCE_SHOWN 16
-#define W 640
-#define H 300
-#define ML 64			/* margins: left (y labels), right, top, bottom (x labels) */
-#define MR 16
-#define MT 28
-#define MB 40
-
-static const char *const palette[] = {
-	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-};
 
 struct report_args {
 	const char *out;
@@ -76,12 +68,18 @@ static struct json_object *get(struct json_object *o, const char *key)
 	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
+/* A number, 0 for anything else (nd_cmp_load() refused the file if one was not finite). */
+static double dbl(struct json_object *v)
+{
+	double d = v && (json_object_is_type(v, json_type_double) ||
+			 json_object_is_type(v, json_type_int)) ? json_object_get_double(v) : 0;
+
+	return isfinite(d) ? d : 0;
+}
+
 static double num(struct json_object *o, const char *key)
 {
-	struct json_object *v = get(o, key);
-
-	return v && (json_object_is_type(v, json_type_double) ||
-		     json_object_is_type(v, json_type_int)) ? json_object_get_double(v) : 0;
+	return dbl(get(o, key));
 }
 
 static const char *str(struct json_object *o, const char *key)
@@ -112,221 +110,6 @@ static struct json_object *report_of(const struct file *f, size_t i)
 	return json_object_is_type(f->top, json_type_array) ? at(f->top, i) : f->top;
 }
 
-/* ---- HTML and SVG -------------------------------------------------------------------- */
-
-static void esc(FILE *o, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", o);
-			break;
-		case '>':
-			fputs("&gt;", o);
-			break;
-		case '&':
-			fputs("&amp;", o);
-			break;
-		case '"':
-			fputs("&quot;", o);
-			break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n')
-				fputc(*s, o);
-		}
-	}
-}
-
-/* printf, then @s escaped, then the rest of @fmt2 (for "<td>%s</td>" shapes). */
-static void tag_text(FILE *o, const char *open, const char *s, const char *close)
-{
-	fputs(open, o);
-	esc(o, s);
-	fputs(close, o);
-}
-
-/*
- * The nodrop command does not load libm (a one-shot `nodrop counters` would pay for it): the
- * plots' logarithms and powers of ten are computed here. Positions are printed to 0.1 px of a
- * 640 px plot, far coarser than these are exact.
- */
-static double lg10(double x)
-{
-	double m, z, z2, t, sum = 0;
-	int e, k;
-
-	if (!(x > 0) || !isfinite(x))
-		return x == 0 ? -INFINITY : x > 0 ? x : NAN;
-	m = frexp(x, &e);			/* x = m 2^e, m in [0.5, 1) */
-	if (m < M_SQRT1_2) {
-		m *= 2;
-		e--;
-	}
-	/* ln m = 2 atanh(z), z = (m - 1) / (m + 1), |z| < 0.172: 12 terms reach 1e-19 */
-	z = (m - 1) / (m + 1);
-	z2 = z * z;
-	for (t = z, k = 1; k < 25; k += 2, t *= z2)
-		sum += t / k;
-	return (2 * sum + e * M_LN2) / M_LN10;
-}
-
-/* 10^@k, correctly rounded as a decimal literal is. */
-static double pow10i(int k)
-{
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "1e%d", k);
-	return strtod(buf, NULL);
-}
-
-/* The power of ten at or below @x > 0 (@up: at or above). */
-static double decade(double x, bool up)
-{
-	int k = (int)floor(lg10(x));
-	double d;
-
-	/* the estimate may be one off where @x is within rounding of a power of ten */
-	while (pow10i(k) > x)
-		k--;
-	while (pow10i(k + 1) <= x)
-		k++;
-	d = pow10i(k);
-	return up && d < x ? pow10i(k + 1) : d;
-}
-
-static double max2(double a, double b)
-{
-	return a != a ? b : b != b ? a : a > b ? a : b;
-}
-
-static double min2(double a, double b)
-{
-	return a != a ? b : b != b ? a : a < b ? a : b;
-}
-
-/* A round step for about @n ticks over @span. */
-static double nice_step(double span, int n)
-{
-	double raw = span / n, mag = decade(raw, false), f = raw / mag;
-
-	return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * mag;
-}
-
-struct axes {
-	double x0, x1, y0, y1;
-	bool logx;
-	bool intx;		/* x is a count (runs): whole ticks only */
-	bool nox;		/* x is categories, labelled by the plot: no numbers */
-};
-
-static double sx(const struct axes *a, double x)
-{
-	double lo = a->logx ? lg10(a->x0) : a->x0, hi = a->logx ? lg10(a->x1) : a->x1;
-	double v = a->logx ? lg10(x > 0 ? x : a->x0) : x;
-
-	return ML + (hi > lo ? (v - lo) / (hi - lo) : 0.5) * (W - ML - MR);
-}
-
-static double sy(const struct axes *a, double y)
-{
-	return H - MB - (a->y1 > a->y0 ? (y - a->y0) / (a->y1 - a->y0) : 0.5) * (H - MT - MB);
-}
-
-static void fmt_num(char *buf, size_t len, double v)
-{
-	double a = fabs(v);
-
-	if (a >= 1e9)
-		snprintf(buf, len, "%gG", v / 1e9);
-	else if (a >= 1e6)
-		snprintf(buf, len, "%gM", v / 1e6);
-	else if (a >= 1e4)
-		snprintf(buf, len, "%gk", v / 1e3);
-	else
-		snprintf(buf, len, "%.4g", v);
-}
-
-static void svg_open(FILE *o, const char *title, const char *xlabel, const char *ylabel,
-		     struct axes *a)
-{
-	char buf[32];
-	double s, v;
-
-	if (!(a->y1 > a->y0))
-		a->y1 = a->y0 + 1;
-	if (!(a->x1 > a->x0))
-		a->x1 = a->x0 + 1;
-	fprintf(o, "<figure><svg class=\"plot\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-		"role=\"img\">", W, H, W, H);
-	tag_text(o, "<title>", title, "</title>");
-	tag_text(o, "<text class=\"t\" x=\"" "64" "\" y=\"18\">", title, "</text>");
-	fprintf(o, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", ML, MT,
-		W - ML - MR, H - MT - MB);
-	s = nice_step(a->y1 - a->y0, 5);
-	for (v = ceil(a->y0 / s) * s; v <= a->y1 + s * 1e-9; v += s) {
-		fmt_num(buf, sizeof(buf), v);
-		fprintf(o, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>"
-			"<text class=\"yl\" x=\"%d\" y=\"%.1f\">%s</text>", ML, W - MR, sy(a, v),
-			sy(a, v), ML - 6, sy(a, v) + 4, buf);
-	}
-	if (a->nox) {
-		/* categories: the plot labels them */
-	} else if (a->logx) {
-		for (v = decade(a->x0, false); v <= a->x1 * 1.0001; v *= 10) {
-			if (v < a->x0 * 0.9999)
-				continue;
-			fmt_num(buf, sizeof(buf), v);
-			fprintf(o, "<text class=\"xl\" x=\"%.1f\" y=\"%d\">%s</text>", sx(a, v),
-				H - MB + 16, buf);
-		}
-	} else {
-		s = nice_step(a->x1 - a->x0, 6);
-		if (a->intx && s < 1)
-			s = 1;
-		for (v = ceil(a->x0 / s) * s; v <= a->x1 + s * 1e-9; v += s) {
-			fmt_num(buf, sizeof(buf), v);
-			fprintf(o, "<text class=\"xl\" x=\"%.1f\" y=\"%d\">%s</text>", sx(a, v),
-				H - MB + 16, buf);
-		}
-	}
-	tag_text(o, "<text class=\"ax\" x=\"352\" y=\"294\">", xlabel, "</text>");
-	tag_text(o, "<text class=\"ax\" transform=\"rotate(-90)\" x=\"-150\" y=\"14\">", ylabel,
-		 "</text>");
-}
-
-static void svg_close(FILE *o)
-{
-	fputs("</svg></figure>\n", o);
-}
-
-/* Legend line @row in the colour of series @color. */
-static void legend(FILE *o, size_t row, size_t color, const char *name)
-{
-	fprintf(o, "<text class=\"lg\" x=\"%d\" y=\"%zu\" style=\"fill:%s\">", W - MR - 4,
-		MT + 14 + 13 * row, palette[color % N_OF(palette)]);
-	esc(o, name);
-	fputs("</text>", o);
-}
-
-/* A line through points (x[i], y[i]), each point a circle of class pt with its value. */
-static void series(FILE *o, const struct axes *a, const double *x, const double *y, size_t n,
-		   size_t color, const char *name)
-{
-	const char *c = palette[color % N_OF(palette)];
-	size_t i;
-
-	fprintf(o, "<polyline class=\"line\" style=\"stroke:%s\" points=\"", c);
-	for (i = 0; i < n; i++)
-		fprintf(o, "%.1f,%.1f ", sx(a, x[i]), sy(a, y[i]));
-	fputs("\"/>", o);
-	for (i = 0; i < n; i++) {
-		fprintf(o, "<circle class=\"pt\" r=\"2.2\" style=\"fill:%s\" cx=\"%.1f\" cy=\"%.1f\">"
-			"<title>", c, sx(a, x[i]), sy(a, y[i]));
-		esc(o, name);
-		fprintf(o, ": %.6g at %.6g</title></circle>", y[i], x[i]);
-	}
-}
-
 /* ---- sections ------------------------------------------------------------------------ */
 
 static const char *verdict_class(const char *v)
@@ -344,18 +127,18 @@ static void verdict_box(FILE *o, struct json_object *r, const char *label)
 	size_t i;
 
 	fprintf(o, "<div class=\"verdict %s\"><span class=\"v\">", verdict_class(str(r, "verdict")));
-	esc(o, str(r, "verdict"));
+	nd_xml_escape(o, str(r, "verdict"));
 	fputs("</span> ", o);
-	esc(o, label);
-	tag_text(o, "<div class=\"reason\">", str(r, "reason"), "</div>");
+	nd_xml_escape(o, label);
+	svg_tag_text(o, "<div class=\"reason\">", str(r, "reason"), "</div>");
 	if (alen(ev)) {
 		fputs("<table class=\"ev\"><tr><th>where</th><th>counter</th><th>prio</th>"
 		      "<th>delta</th></tr>", o);
 		for (i = 0; i < alen(ev) && i < EVIDENCE_SHOWN; i++) {
 			struct json_object *x = at(ev, i);
 
-			tag_text(o, "<tr><td>", str(x, "where"), "</td>");
-			tag_text(o, "<td>", str(x, "what"), "</td>");
+			svg_tag_text(o, "<tr><td>", str(x, "where"), "</td>");
+			svg_tag_text(o, "<td>", str(x, "what"), "</td>");
 			fprintf(o, "<td>%.0f</td><td>%.0f</td></tr>", num(x, "prio"),
 				num(x, "delta"));
 		}
@@ -396,7 +179,7 @@ static void flows_plot(FILE *o, struct json_object *r)
 {
 	struct json_object *flows = get(r, "flows"), **v;
 	size_t n = alen(flows), i, k, drawn = 0, m = 0;
-	struct axes a = { 0 };
+	struct svg_axes a = { 0 };
 	double *x, *y;
 
 	for (i = 0; i < n; i++)
@@ -414,8 +197,8 @@ static void flows_plot(FILE *o, struct json_object *r)
 			double dt = num(at(flows, i), "series_dt_s");
 
 			for (k = 0; k < alen(s); k++)
-				a.y1 = max2(a.y1, json_object_get_double(at(s, k)));
-			a.x1 = max2(a.x1, dt * (double)alen(s));
+				a.y1 = svg_max(a.y1, dbl(at(s, k)));
+			a.x1 = svg_max(a.x1, dt * (double)alen(s));
 		}
 		a.y1 *= 1.08;
 		svg_open(o, "Throughput per flow over time", "seconds", "Gb/s", &a);
@@ -425,12 +208,12 @@ static void flows_plot(FILE *o, struct json_object *r)
 
 			for (k = 0; k < alen(s); k++) {
 				x[k] = dt * (double)(k + 1);
-				y[k] = json_object_get_double(at(s, k));
+				y[k] = dbl(at(s, k));
 			}
 			if (!alen(s))
 				continue;
-			series(o, &a, x, y, alen(s), i, str(f, "name"));
-			legend(o, drawn++, i, str(f, "name"));
+			svg_series(o, &a, x, y, alen(s), i, str(f, "name"));
+			svg_legend(o, drawn++, i, str(f, "name"));
 		}
 		svg_close(o);
 		if (n > FLOWS_DRAWN)
@@ -453,12 +236,12 @@ out:
 	a.y1 = num(v[0], "gbps") * 1.08;
 	svg_open(o, "Throughput per flow (no time series: fastest first)", "flow", "Gb/s", &a);
 	for (i = 0; i < k; i++) {
-		double g = num(v[i], "gbps"), bw = (W - ML - MR) / (double)k;
+		double g = num(v[i], "gbps"), bw = (SVG_W - SVG_ML - SVG_MR) / (double)k;
 
 		fprintf(o, "<rect class=\"pt bar\" style=\"fill:%s\" x=\"%.1f\" y=\"%.1f\" "
-			"width=\"%.1f\" height=\"%.1f\"><title>", palette[0], ML + bw * (double)i + 1,
-			sy(&a, g), bw > 3 ? bw - 2 : 1, H - MB - sy(&a, g));
-		esc(o, str(v[i], "name"));
+			"width=\"%.1f\" height=\"%.1f\"><title>", svg_color(0), SVG_ML + bw * (double)i + 1,
+			svg_y(&a, g), bw > 3 ? bw - 2 : 1, SVG_H - SVG_MB - svg_y(&a, g));
+		nd_xml_escape(o, str(v[i], "name"));
 		fprintf(o, ": %.6g Gb/s</title></rect>", g);
 	}
 	svg_close(o);
@@ -474,39 +257,39 @@ static void cdf_plot(FILE *o, struct json_object *r)
 	static const char *const names[] = { "probe latency", "completion latency", "flow "
 					     "completion time" };
 	double x[ND_DIST_CDF_POINTS], y[ND_DIST_CDF_POINTS];
-	struct axes a = { .x0 = INFINITY, .y1 = 1, .logx = true };
+	struct svg_axes a = { .x0 = INFINITY, .y1 = 1, .logx = true };
 	size_t i, k, drawn = 0;
 
 	for (i = 0; i < N_OF(keys); i++) {
 		struct json_object *c = get(get(r, keys[i]), "cdf");
 
 		for (k = 0; k < alen(c); k++) {
-			double us = json_object_get_double(at(at(c, k), 1));
+			double us = dbl(at(at(c, k), 1));
 
 			if (us > 0) {
-				a.x0 = min2(a.x0, us);
-				a.x1 = max2(a.x1, us);
+				a.x0 = svg_min(a.x0, us);
+				a.x1 = svg_max(a.x1, us);
 			}
 		}
 	}
 	if (!isfinite(a.x0))
 		return;
-	a.x0 = decade(a.x0, false);
-	a.x1 = decade(a.x1 * 1.0001, true);
+	a.x0 = svg_decade(a.x0, false);
+	a.x1 = svg_decade(a.x1 * 1.0001, true);
 	svg_open(o, "Latency CDF", "microseconds (log)", "fraction", &a);
 	for (i = 0; i < N_OF(keys); i++) {
 		struct json_object *c = get(get(r, keys[i]), "cdf");
 		size_t n = 0;
 
 		for (k = 0; k < alen(c) && n < ND_DIST_CDF_POINTS; k++) {
-			x[n] = json_object_get_double(at(at(c, k), 1));
-			y[n] = json_object_get_double(at(at(c, k), 0));
+			x[n] = dbl(at(at(c, k), 1));
+			y[n] = dbl(at(at(c, k), 0));
 			n += x[n] > 0;
 		}
 		if (!n)
 			continue;
-		series(o, &a, x, y, n, i, names[i]);
-		legend(o, drawn++, i, names[i]);
+		svg_series(o, &a, x, y, n, i, names[i]);
+		svg_legend(o, drawn++, i, names[i]);
 	}
 	svg_close(o);
 }
@@ -533,37 +316,37 @@ static void port_bars(FILE *o, const char *title, const char *ylabel,
 		      struct json_object *const *ports, size_t n, const char *const *keys,
 		      const char *const *names, size_t g, double scale)
 {
-	struct axes a = { .x1 = (double)n, .nox = true };
+	struct svg_axes a = { .x1 = (double)n, .nox = true };
 	double gw, bw;
 	size_t i, k;
 
 	for (i = 0; i < n; i++)
 		for (k = 0; k < g; k++)
-			a.y1 = max2(a.y1, scale * num(ports[i], keys[k]));
+			a.y1 = svg_max(a.y1, scale * num(ports[i], keys[k]));
 	a.y1 *= 1.08;
 	svg_open(o, title, "port", ylabel, &a);
-	gw = (W - ML - MR) / (double)n;
+	gw = (SVG_W - SVG_ML - SVG_MR) / (double)n;
 	bw = (gw - 4) / (double)g;
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < g; k++) {
 			double v = scale * num(ports[i], keys[k]);
 
 			fprintf(o, "<rect class=\"pt bar\" style=\"fill:%s\" x=\"%.1f\" y=\"%.1f\" "
-				"width=\"%.1f\" height=\"%.1f\"><title>", palette[k],
-				ML + gw * (double)i + 2 + bw * (double)k, sy(&a, v), bw,
-				H - MB - sy(&a, v));
-			esc(o, str(ports[i], "name"));
+				"width=\"%.1f\" height=\"%.1f\"><title>", svg_color(k),
+				SVG_ML + gw * (double)i + 2 + bw * (double)k, svg_y(&a, v), bw,
+				SVG_H - SVG_MB - svg_y(&a, v));
+			nd_xml_escape(o, str(ports[i], "name"));
 			fprintf(o, " %s: %.6g</title></rect>", names[k], v);
 		}
 		if (n <= 16) {
-			fprintf(o, "<text class=\"xl\" x=\"%.1f\" y=\"%d\">", ML + gw * (double)i +
-				gw / 2, H - MB + 16);
-			esc(o, str(ports[i], "name"));
+			fprintf(o, "<text class=\"xl\" x=\"%.1f\" y=\"%d\">", SVG_ML + gw * (double)i +
+				gw / 2, SVG_H - SVG_MB + 16);
+			nd_xml_escape(o, str(ports[i], "name"));
 			fputs("</text>", o);
 		}
 	}
 	for (k = 0; k < g; k++)
-		legend(o, k, k, names[k]);
+		svg_legend(o, k, k, names[k]);
 	svg_close(o);
 }
 
@@ -618,7 +401,7 @@ static void ports_plot(FILE *o, struct json_object *r)
 		fprintf(o, "<th>%s</th>", port_keys[k].name);
 	fputs("</tr>", o);
 	for (i = 0; i < n; i++) {
-		tag_text(o, "<tr><td>", str(shown[i], "name"), "</td>");
+		svg_tag_text(o, "<tr><td>", str(shown[i], "name"), "</td>");
 		fprintf(o, "<td>%.2f</td><td>%.2f</td>", 100 * num(shown[i], "pause_fraction"),
 			100 * num(shown[i], "credit_wait_fraction"));
 		for (k = 0; k < g; k++)
@@ -714,7 +497,7 @@ static void worse_list(FILE *o, const struct nd_cmp_result *res)
 	for (k = 0; k < res->n; k++) {
 		if (!res->rows[k].worse)
 			continue;
-		esc(o, res->rows[k].name);
+		nd_xml_escape(o, res->rows[k].name);
 		if (res->rows[k].base)
 			fprintf(o, " %+.1f %%", res->rows[k].change_pct);
 		else
@@ -755,7 +538,7 @@ static int history(FILE *o, const struct hist *h)
 		"default limits: %zu numbers got worse (red rings).</p>\n<div class=\"cols\">",
 		h->n, HISTORY_BASE, h->worse);
 	for (t = 0; t < N_OF(trend_names); t++) {
-		struct axes a = { .x0 = 1, .x1 = (double)h->n, .intx = true };
+		struct svg_axes a = { .x0 = 1, .x1 = (double)h->n, .intx = true };
 
 		for (i = 0, m = 0; i < h->n; i++) {
 			const struct nd_cmp_metric *v = metric_of(h->runs[i], trend_names[t]);
@@ -764,13 +547,13 @@ static int history(FILE *o, const struct hist *h)
 				continue;
 			x[m] = (double)(i + 1);
 			y[m++] = v->value;
-			a.y1 = max2(a.y1, v->value);
+			a.y1 = svg_max(a.y1, v->value);
 		}
 		if (m < 2)
 			continue;
 		a.y1 = a.y1 > 0 ? a.y1 * 1.1 : 1;
 		svg_open(o, trend_names[t], "run", trend_names[t], &a);
-		series(o, &a, x, y, m, 0, trend_names[t]);
+		svg_series(o, &a, x, y, m, 0, trend_names[t]);
 		for (i = 1; i < h->n; i++) {
 			const struct nd_cmp_row *w = row_of(&h->res[i], trend_names[t]);
 
@@ -778,7 +561,7 @@ static int history(FILE *o, const struct hist *h)
 				continue;
 			fprintf(o, "<circle class=\"regression\" r=\"7\" cx=\"%.1f\" cy=\"%.1f\">"
 				"<title>run %zu: %.6g against %.6g (%+.1f %%)</title></circle>",
-				sx(&a, (double)(i + 1)), sy(&a, w->run), i + 1, w->run, w->base,
+				svg_x(&a, (double)(i + 1)), svg_y(&a, w->run), i + 1, w->run, w->base,
 				w->change_pct);
 		}
 		svg_close(o);
@@ -787,8 +570,8 @@ static int history(FILE *o, const struct hist *h)
 	      "<th>worse than the runs before</th></tr>", o);
 	for (i = 0; i < h->n; i++) {
 		fprintf(o, "<tr><td>%zu</td>", i + 1);
-		tag_text(o, "<td>", h->runs[i]->file, "</td>");
-		tag_text(o, "<td>", h->runs[i]->verdict, "</td><td>");
+		svg_tag_text(o, "<td>", h->runs[i]->file, "</td>");
+		svg_tag_text(o, "<td>", h->runs[i]->verdict, "</td><td>");
 		worse_list(o, &h->res[i]);
 		fputs("</td></tr>", o);
 	}
@@ -831,9 +614,9 @@ static int page(FILE *o, const struct file *files, size_t n_files, const char *t
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "style-src 'unsafe-inline'\">", o);
-	tag_text(o, "<title>", title, "</title>");
+	svg_tag_text(o, "<title>", title, "</title>");
 	fprintf(o, "<style>%s</style></head><body>\n", style);
-	tag_text(o, "<h1>nodrop: ", title, "</h1>\n");
+	svg_tag_text(o, "<h1>nodrop: ", title, "</h1>\n");
 	fprintf(o, "<p class=\"note\">Written by nodrop report on %s from %zu file%s.</p>\n", when,
 		n_files, n_files == 1 ? "" : "s");
 	/* the verdict first: of the last run, of each fabric it holds */

@@ -410,7 +410,9 @@ static int read_file(int dirfd, const char *name, const char *path, char **out, 
 	if (ret)
 		return nd_err_set(e, ret, "cannot open counter map %s: %s", path, strerror(-ret));
 	if (strlen(*out) != len) {
+		/* the caller frees nothing it did not get */
 		free(*out);
+		*out = NULL;
 		return nd_err_set(e, -EINVAL, "%s: holds a NUL byte: not a counter map", path);
 	}
 	return 0;

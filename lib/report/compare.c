@@ -6,6 +6,7 @@
  * numbers set against the median of its baseline runs with a limit per kind of number.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -306,6 +307,49 @@ static struct json_object *parse(const char *path, const char *buf, size_t len,
 	return o;
 }
 
+/*
+ * The first number in @o that is not finite (json-c reads 1e999 as infinity, and takes NaN and
+ * Infinity): @where gets its place ("flows[2].series_gbps[17]"). A report is drawn and compared
+ * by its numbers, and an infinite axis or median has no meaning, so such a file is refused whole
+ * rather than drawn in part. json-c's depth limit bounds the recursion.
+ */
+static struct json_object *not_finite(struct json_object *o, char *where, size_t len, size_t at)
+{
+	struct json_object *bad = NULL;
+	size_t i;
+
+	if (json_object_is_type(o, json_type_double))
+		return isfinite(json_object_get_double(o)) ? NULL : o;
+	if (json_object_is_type(o, json_type_array)) {
+		for (i = 0; i < json_object_array_length(o) && !bad; i++) {
+			snprintf(where + at, len - at, "[%zu]", i);
+			bad = not_finite(json_object_array_get_idx(o, i), where, len,
+					 at + strlen(where + at));
+		}
+	} else if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, key, v) {
+			snprintf(where + at, len - at, "%s%s", at ? "." : "", key);
+			bad = not_finite(v, where, len, at + strlen(where + at));
+			if (bad)
+				break;
+		}
+	}
+	return bad;
+}
+
+static int check_finite(const char *path, struct json_object *top, struct nd_err *e)
+{
+	char where[256] = "";
+	struct json_object *bad = not_finite(top, where, sizeof(where), 0);
+
+	if (!bad)
+		return 0;
+	return nd_err_set(e, -EINVAL, "%s: %s: %s is not a finite number; a run report holds "
+			  "finite numbers only: give what `nodrop stress -j` or `nodrop sim -j` "
+			  "wrote", path, where[0] ? where : "the top level",
+			  json_object_to_json_string(bad));
+}
+
 int nd_cmp_load(const char *path, struct nd_cmp_run **runs, size_t *n, struct nd_err *e)
 {
 	struct json_object *top, *one;
@@ -325,6 +369,11 @@ int nd_cmp_load(const char *path, struct nd_cmp_run **runs, size_t *n, struct nd
 	free(buf);
 	if (!top)
 		return -EINVAL;
+	ret = check_finite(path, top, e);
+	if (ret) {
+		json_object_put(top);
+		return ret;
+	}
 	count = json_object_is_type(top, json_type_array) ? json_object_array_length(top) : 1;
 	if (!count) {
 		json_object_put(top);
@@ -531,6 +580,9 @@ int nd_cmp_compare(const struct nd_cmp_run *const *base, size_t n_base,
 		w->base = base_median(base, n_base, m->name, m->cls, scratch, &have);
 		w->n_base = have;
 		w->change_pct = w->base ? (w->run - w->base) / fabs(w->base) * 100 : 0;
+		/* numbers near the largest double: the change, not an overflow */
+		if (!isfinite(w->change_pct))
+			w->change_pct = w->run > w->base ? DBL_MAX : -DBL_MAX;
 		/* a number no baseline run had is new, not worse, unless it is a loss */
 		w->worse = (have || m->cls == ND_CMP_LOSS) && is_worse(w, limits);
 		out->n_worse += w->worse;

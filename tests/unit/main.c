@@ -86,6 +86,7 @@ int main(void)
 	srunner_add_suite(sr, suite_gen_gpu());
 	srunner_add_suite(sr, suite_gen_cuda());
 	srunner_add_suite(sr, suite_stop());
+	srunner_add_suite(sr, suite_report());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -207,6 +207,34 @@ START_TEST(maps_dir_errors)
 END_TEST
 
 /*
+ * A map holding a NUL byte is refused by name, by a full load and a lazy open alike, and its
+ * text is freed once (it was freed on the error path and again by the directory reader).
+ */
+START_TEST(maps_nul_byte)
+{
+	static const char text[] = "drivers x\nethtool a\0 rx_bytes 64\n";
+	char dir[] = "/tmp/nd-maps-XXXXXX", path[PATH_MAX];
+	struct nd_ctr_maps maps;
+	struct nd_err e = { 0 };
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a.map", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(text, 1, sizeof(text) - 1, f), sizeof(text) - 1);
+	fclose(f);
+	ck_assert_int_eq(nd_ctr_maps_load(&maps, dir, &e), -EINVAL);
+	ck_assert_str_eq(strstr(e.msg, "/a.map:"), "/a.map: holds a NUL byte: not a counter map");
+	ck_assert_uint_eq(maps.n, 0);
+	ck_assert_int_eq(nd_ctr_maps_open(&maps, dir, &e), -EINVAL);
+	ck_assert_uint_eq(maps.n, 0);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+/*
  * A lazy open reads each map's drivers line only; a map's rules are parsed when a port first
  * selects it, with the same errors, and never for a port it does not apply to. A map with no
  * drivers or ibdevs line is refused at open, as by a full load.
@@ -1002,6 +1030,7 @@ Suite *suite_counters(void)
 	tcase_add_loop_test(tc, map_format, 0, (int)(sizeof(map_cases) / sizeof(map_cases[0])));
 	tcase_add_test(tc, map_long_line);
 	tcase_add_test(tc, maps_dir_errors);
+	tcase_add_test(tc, maps_nul_byte);
 	tcase_add_test(tc, maps_open_lazily);
 	tcase_add_test(tc, builtin_maps_are_the_files);
 	tcase_add_test(tc, site_maps_overlay);

@@ -32,6 +32,7 @@ Suite *suite_gen_mem(void);
 Suite *suite_gen_gpu(void);
 Suite *suite_gen_cuda(void);
 Suite *suite_stop(void);
+Suite *suite_report(void);
 
 /* Root of the fixture trees (env ND_FIXTURES, default tests/fixtures). */
 const char *unit_fixtures(void);
