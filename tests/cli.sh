@@ -77,6 +77,18 @@ echo "$err" | grep -q "no journal at $empty/journal.json" && ok "rollback names 
 	bad "rollback message: $err"
 printf '{"version": 1, "status": "applied"' >"$empty/journal.json"
 expect 2 "rollback of a damaged journal" "$NODROP" rollback --state-dir "$empty"
+# a journal whose pre-state no port takes is refused as it is read: file, port and field named
+jq -n '{set: 1, mtu: 0, dcbx: 0, trust: 0, dscp2prio: [range(64) | -1], pfc_en: 0,
+	pfc_delay: 0, prio_tc: [range(8) | 0], tc_tsa: [range(8) | 0], tc_bw: [range(8) | 0],
+	prio2buffer: [range(8) | 0], buffer_size: [range(8) | 0], maxrate: [range(8) | 0],
+	ecn_np: 0, ecn_rp: 0, cnp_dscp: 0, cnp_prio: 0, dcqcn: {}, roce_tos: 0, roce_mode: "",
+	roce_reset: false} as $s | {version: 2, status: "applied", profile: "p.yaml", pid: 1,
+	time: 0, ports: [{ifname: "ndnone0", state: $s, post: ($s | .mtu = 1500)}]}' \
+	>"$empty/mtu0.json"
+expect 2 "rollback of a journal with MTU 0" "$NODROP" rollback --state-dir "$empty" \
+	--journal "$empty/mtu0.json"
+[ "$err" = "nodrop rollback: $empty/mtu0.json: port ndnone0: pre-state mtu 0 is below 68, the smallest an IPv4 link takes; the journal is damaged: restore the ports by hand or with nodrop apply" ] &&
+	ok "the journal, the port and the field are named" || bad "MTU 0 journal message: $err"
 
 # audit --junit writes a report whatever went wrong, so a CI job always finds one
 expect 2 "audit --junit of a profile that matches no port" \

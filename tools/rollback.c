@@ -65,6 +65,20 @@ static void print_conflicts(const struct nd_report *r)
 		r->n_conflicts == 1 ? "it" : "them");
 }
 
+/* Exit code of a rollback: what the user must act on decides it. */
+static int rollback_exit(int ret, const struct nd_report *r)
+{
+	/* a step the driver failed (EINVAL included) was written: not bad input */
+	if (r->outcome == ND_OUTCOME_ROLLBACK_FAILED)
+		return ND_EXIT_SYSTEM;
+	/* no journal, or one damaged or not for these ports: refused before any write */
+	if (ret == -ENOENT || ret == -EBADMSG || ret == -EINVAL)
+		return ND_EXIT_USAGE;
+	if (ret)
+		return ND_EXIT_SYSTEM;
+	return r->outcome == ND_OUTCOME_CONFLICT ? ND_EXIT_FINDINGS : ND_EXIT_OK;
+}
+
 static int rollback_run(const struct nd_cli *cli, int argc, char **argv, void *data)
 {
 	struct rollback_args *a = data;
@@ -91,8 +105,7 @@ static int rollback_run(const struct nd_cli *cli, int argc, char **argv, void *d
 		fprintf(stderr, "nodrop rollback: %s\n", e.msg);
 	else if (r.outcome == ND_OUTCOME_CONFLICT)
 		print_conflicts(&r);
-	rc = ret == -ENOENT || ret == -EBADMSG ? ND_EXIT_USAGE : ret ? ND_EXIT_SYSTEM :
-	     r.outcome == ND_OUTCOME_CONFLICT ? ND_EXIT_FINDINGS : ND_EXIT_OK;
+	rc = rollback_exit(ret, &r);
 	nd_report_free(&r);
 	nd_ctx_free(ctx);
 	return rc;

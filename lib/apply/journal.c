@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,8 @@
 
 #define JOURNAL_VERSION 2
 #define JOURNAL_MAX_BYTES (16 * 1024 * 1024)
+/* far above any host's RDMA ports; a bound on what loading takes (two states a port) */
+#define JOURNAL_MAX_PORTS 4096
 
 static struct json_object *u8s(const uint8_t *v, size_t n)
 {
@@ -79,7 +82,17 @@ static struct json_object *state_json(const struct nd_profile *p)
 	return o;
 }
 
-/* Strict readers: a journal that does not parse exactly is refused, never half-used. */
+/*
+ * Strict readers: a journal that does not parse exactly is refused, never half-used. A key that
+ * is missing or of another type is -EBADMSG (damaged, or another version's); a value that no
+ * port holds is -EINVAL. Each sets @e to what is wrong, "pre-state mtu 0 is below 68"; the
+ * caller puts the file and the port in front and what to do after (journal_refuse()).
+ */
+struct jctx {
+	const char *what;		/* "pre-state" or "post-state" */
+	struct nd_err *e;
+};
+
 static int get(struct json_object *o, const char *key, json_type type, struct json_object **v)
 {
 	if (!json_object_object_get_ex(o, key, v) || !json_object_is_type(*v, type))
@@ -87,93 +100,163 @@ static int get(struct json_object *o, const char *key, json_type type, struct js
 	return 0;
 }
 
-static int get_u64(struct json_object *o, const char *key, uint64_t max, uint64_t *out)
+/* @s as a message may quote it: at most 32 characters, '?' for what a terminal would act on. */
+static const char *quotable(const char *s, char buf[static 33])
 {
-	struct json_object *v;
-	int64_t i;
+	size_t i;
 
-	if (get(o, key, json_type_int, &v))
-		return -EBADMSG;
-	i = json_object_get_int64(v);
-	if (i < 0 || (uint64_t)i > max)
-		return -EBADMSG;
-	*out = (uint64_t)i;
+	for (i = 0; s[i] && i < 32; i++)
+		buf[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : '?';
+	buf[i] = '\0';
+	return buf;
+}
+
+/* @v as a whole number in [@min, @max]; @key names it in the message. */
+static int num_in(const struct jctx *c, struct json_object *v, const char *key, int64_t min,
+		  int64_t max, int64_t *out)
+{
+	if (!json_object_is_type(v, json_type_int))
+		return nd_err_set(c->e, -EBADMSG, "%s %s is missing or not a whole number",
+				  c->what, key);
+	*out = json_object_get_int64(v);
+	/* json-c gives INT64_MAX for a larger unsigned number: that is out of range too */
+	if (*out < min || *out > max ||
+	    (*out == INT64_MAX && json_object_get_uint64(v) != (uint64_t)INT64_MAX))
+		return nd_err_set(c->e, -EINVAL, "%s %s %s is out of range (%" PRId64 "..%" PRId64
+				  ")", c->what, key, json_object_to_json_string(v), min, max);
 	return 0;
 }
 
-static int get_array(struct json_object *o, const char *key, size_t n, int64_t min, int64_t max,
-		     int64_t *out)
+static int get_num(const struct jctx *c, struct json_object *o, const char *key, int64_t min,
+		   int64_t max, int64_t *out)
 {
-	struct json_object *a, *v;
+	struct json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	return num_in(c, v, key, min, max, out);
+}
+
+static int get_array(const struct jctx *c, struct json_object *o, const char *key, size_t n,
+		     int64_t min, int64_t max, int64_t *out)
+{
+	struct json_object *a;
+	char at[32];
 	size_t i;
+	int ret;
 
 	if (get(o, key, json_type_array, &a) || json_object_array_length(a) != n)
-		return -EBADMSG;
+		return nd_err_set(c->e, -EBADMSG, "%s %s is missing or not a list of %zu numbers",
+				  c->what, key, n);
 	for (i = 0; i < n; i++) {
-		v = json_object_array_get_idx(a, i);
-		if (!json_object_is_type(v, json_type_int))
-			return -EBADMSG;
-		out[i] = json_object_get_int64(v);
-		if (out[i] < min || out[i] > max)
-			return -EBADMSG;
+		snprintf(at, sizeof(at), "%s[%zu]", key, i);
+		ret = num_in(c, json_object_array_get_idx(a, i), at, min, max, &out[i]);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
 
-static int state_parse(struct json_object *o, struct nd_profile *p)
+/* The RoCE modes configfs shows (default_roce_mode); "" where the state has none. */
+static bool roce_mode_ok(const char *mode, bool set)
 {
-	int64_t a[ND_DSCP_MAX];
+	return !strcmp(mode, "RoCE v2") || !strcmp(mode, "IB/RoCE v1") || (!set && !*mode);
+}
+
+static int dcqcn_parse(const struct jctx *c, struct json_object *o, struct nd_profile *p)
+{
 	struct json_object *v;
-	uint64_t u;
+	char q[33];
 	size_t i;
-	int ret = 0;
+	int64_t x;
+	int ret;
+
+	if (get(o, "dcqcn", json_type_object, &v))
+		return nd_err_set(c->e, -EBADMSG, "%s dcqcn is missing or not an object", c->what);
+	json_object_object_foreach(v, key, val) {
+		/* the names are the ones a port's ECN backend reads: each at most once */
+		if (!nd_ecn_param_known(key))
+			return nd_err_set(c->e, -EINVAL, "%s dcqcn has '%s', not a DCQCN "
+					  "parameter nodrop knows", c->what, quotable(key, q));
+		for (i = 0; i < p->n_dcqcn; i++)
+			if (!strcmp(p->dcqcn[i].name, key))
+				return nd_err_set(c->e, -EINVAL, "%s dcqcn has %s twice",
+						  c->what, key);
+		if (p->n_dcqcn >= ND_ECN_PARAM_MAX)
+			return nd_err_set(c->e, -EINVAL, "%s dcqcn has over %d parameters",
+					  c->what, ND_ECN_PARAM_MAX);
+		ret = num_in(c, val, key, 0, UINT32_MAX, &x);
+		if (ret)
+			return ret;
+		nd_strlcpy(p->dcqcn[p->n_dcqcn].name, key, sizeof(p->dcqcn[0].name));
+		p->dcqcn[p->n_dcqcn++].value = (uint32_t)x;
+	}
+	return 0;
+}
+
+/* A port's state ("state" or "post"): every field, each in the range the port could hold. */
+static int state_parse(const struct jctx *c, struct json_object *o, struct nd_profile *p)
+{
+	int64_t a[ND_DSCP_MAX], x;
+	struct json_object *v;
+	char q[33];
+	size_t i;
+	int ret;
 
 	memset(p, 0, sizeof(*p));
-#define U(key, field, max) do { ret |= get_u64(o, key, max, &u); p->field = u; } while (0)
-#define A8(key, field, max)						\
+#define U(key, field, min, max)						\
 	do {								\
-		ret |= get_array(o, key, ND_PRIO_MAX, 0, max, a);	\
-		for (i = 0; i < ND_PRIO_MAX; i++)			\
+		ret = get_num(c, o, key, min, max, &x);			\
+		if (ret)						\
+			return ret;					\
+		p->field = (__typeof__(p->field))x;			\
+	} while (0)
+#define A(key, field, n, min, max)					\
+	do {								\
+		ret = get_array(c, o, key, n, min, max, a);		\
+		if (ret)						\
+			return ret;					\
+		for (i = 0; i < n; i++)					\
 			p->field[i] = (__typeof__(p->field[0]))a[i];	\
 	} while (0)
-	U("set", set, UINT32_MAX);
-	U("mtu", mtu, UINT32_MAX);
-	U("dcbx", dcbx, 255);
-	U("trust", trust, ND_TRUST_DSCP);
-	U("pfc_en", pfc_en, 255);
-	U("pfc_delay", pfc_delay, 65535);
-	U("ecn_np", ecn_np, 255);
-	U("ecn_rp", ecn_rp, 255);
-	U("cnp_dscp", cnp_dscp, 63);
-	U("cnp_prio", cnp_prio, 7);
-	U("roce_tos", roce_tos, 255);
-	A8("prio_tc", prio_tc, 7);
-	A8("tc_tsa", tc_tsa, 255);
-	A8("tc_bw", tc_bw, 100);
-	A8("prio2buffer", prio2buffer, 7);
-	A8("buffer_size", buffer_size, UINT32_MAX);
-	A8("maxrate", maxrate, INT64_MAX);
+	U("set", set, 0, (1u << ND_F_COUNT) - 1);
+	/* 68: IPv4's minimum (RFC 791), the kernel's ETH_MIN_MTU; the kernel keeps it in an int */
+	U("mtu", mtu, 0, INT_MAX);
+	if (p->mtu < 68)
+		return nd_err_set(c->e, -EINVAL, "%s mtu %u is below 68, the smallest an IPv4 "
+				  "link takes", c->what, p->mtu);
+	U("dcbx", dcbx, 0, UINT8_MAX);
+	U("trust", trust, ND_TRUST_PCP, ND_TRUST_DSCP);
+	U("pfc_en", pfc_en, 0, UINT8_MAX);
+	U("pfc_delay", pfc_delay, 0, UINT16_MAX);
+	U("ecn_np", ecn_np, 0, UINT8_MAX);
+	U("ecn_rp", ecn_rp, 0, UINT8_MAX);
+	U("cnp_dscp", cnp_dscp, 0, ND_DSCP_MAX - 1);
+	U("cnp_prio", cnp_prio, 0, ND_PRIO_MAX - 1);
+	U("roce_tos", roce_tos, 0, UINT8_MAX);
+	A("prio_tc", prio_tc, ND_PRIO_MAX, 0, ND_PRIO_MAX - 1);
+	A("tc_tsa", tc_tsa, ND_PRIO_MAX, 0, UINT8_MAX);
+	A("tc_bw", tc_bw, ND_PRIO_MAX, 0, 100);
+	A("prio2buffer", prio2buffer, ND_PRIO_MAX, 0, ND_PRIO_MAX - 1);
+	A("buffer_size", buffer_size, ND_PRIO_MAX, 0, UINT32_MAX);
+	A("maxrate", maxrate, ND_PRIO_MAX, 0, INT64_MAX);
+	A("dscp2prio", dscp2prio, ND_DSCP_MAX, -1, ND_PRIO_MAX - 1);
 #undef U
-#undef A8
-	ret |= get_array(o, "dscp2prio", ND_DSCP_MAX, -1, 7, a);
-	for (i = 0; i < ND_DSCP_MAX; i++)
-		p->dscp2prio[i] = (int)a[i];
-	if (ret || get(o, "roce_mode", json_type_string, &v))
-		return -EBADMSG;
-	snprintf(p->roce_mode, sizeof(p->roce_mode), "%s", json_object_get_string(v));
+#undef A
+	if (get(o, "roce_mode", json_type_string, &v))
+		return nd_err_set(c->e, -EBADMSG, "%s roce_mode is missing or not a string",
+				  c->what);
+	if (!roce_mode_ok(json_object_get_string(v), p->set & 1u << ND_F_ROCE_MODE))
+		return nd_err_set(c->e, -EINVAL, "%s roce_mode '%s' is neither 'RoCE v2' nor "
+				  "'IB/RoCE v1'", c->what, quotable(json_object_get_string(v), q));
+	nd_strlcpy(p->roce_mode, json_object_get_string(v), sizeof(p->roce_mode));
 	if (get(o, "roce_reset", json_type_boolean, &v))
-		return -EBADMSG;
+		return nd_err_set(c->e, -EBADMSG, "%s roce_reset is missing or not true or false",
+				  c->what);
 	p->roce_reset = json_object_get_boolean(v);
-	if (get(o, "dcqcn", json_type_object, &v))
-		return -EBADMSG;
-	json_object_object_foreach(v, key, val) {
-		if (p->n_dcqcn >= ND_ECN_PARAM_MAX || !json_object_is_type(val, json_type_int) ||
-		    json_object_get_int64(val) < 0 || json_object_get_int64(val) > UINT32_MAX)
-			return -EBADMSG;
-		snprintf(p->dcqcn[p->n_dcqcn].name, sizeof(p->dcqcn[0].name), "%s", key);
-		p->dcqcn[p->n_dcqcn++].value = (uint32_t)json_object_get_int64(val);
-	}
-	snprintf(p->name, sizeof(p->name), "journalled pre-state");
+	ret = dcqcn_parse(c, o, p);
+	if (ret)
+		return ret;
+	snprintf(p->name, sizeof(p->name), "journalled %s", c->what);
 	return 0;
 }
 
@@ -253,92 +336,242 @@ void nd_journal_free(struct nd_journal *j)
 	memset(j, 0, sizeof(*j));
 }
 
-int nd_journal_load(const char *path, struct nd_journal *j, struct nd_err *e)
+/* All of @path, NUL-terminated: -errno of the open or the read, -EFBIG when over the limit. */
+static int read_text(const char *path, char **text, size_t *len)
 {
-	struct json_object *o, *v, *ports;
-	size_t i, n;
-	int ret = -EBADMSG;
+	FILE *f = fopen(path, "re");
+	int ret = 0;
 
-	memset(j, 0, sizeof(*j));
-	o = json_object_from_file(path);
-	if (!o) {
-		if (access(path, F_OK))
-			return nd_err_set(e, -ENOENT, "no journal at %s: nothing was applied with this "
-					  "state directory (see --state-dir)", path);
-		return nd_err_set(e, -EBADMSG, "the journal %s is not valid JSON: %s", path,
-				  json_util_get_last_err());
+	*text = NULL;
+	*len = 0;
+	if (!f)
+		return -errno;
+	*text = malloc(JOURNAL_MAX_BYTES + 1);
+	if (!*text) {
+		fclose(f);
+		return -ENOMEM;
 	}
-	if (get(o, "version", json_type_int, &v) || json_object_get_int(v) != JOURNAL_VERSION ||
-	    get(o, "status", json_type_string, &v))
-		goto bad;
-	snprintf(j->status, sizeof(j->status), "%s", json_object_get_string(v));
-	if (get(o, "profile", json_type_string, &v))
-		goto bad;
-	snprintf(j->profile, sizeof(j->profile), "%s", json_object_get_string(v));
-	if (get(o, "pid", json_type_int, &v))
-		goto bad;
-	j->pid = json_object_get_int(v);
-	if (get(o, "time", json_type_int, &v))
-		goto bad;
-	j->time = (time_t)json_object_get_int64(v);
-	if (get(o, "ports", json_type_array, &ports))
-		goto bad;
-	n = json_object_array_length(ports);
+	*len = fread(*text, 1, JOURNAL_MAX_BYTES + 1, f);
+	if (ferror(f))
+		ret = errno ? -errno : -EIO;
+	else if (*len > JOURNAL_MAX_BYTES)
+		ret = -EFBIG;
+	fclose(f);
+	if (ret) {
+		free(*text);
+		*text = NULL;
+		*len = 0;
+		return ret;
+	}
+	(*text)[*len] = '\0';
+	return 0;
+}
+
+/*
+ * A name the kernel would take for a netdev (dev_valid_name), and no control characters, which
+ * no tool names a port with: the journal names real ports, and messages print the name.
+ */
+static bool ifname_ok(const char *s)
+{
+	size_t i, len = strlen(s);
+
+	if (!len || len >= ND_IFNAMSIZ || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f || s[i] == '/' || s[i] == ':')
+			return false;
+	return true;
+}
+
+/* Put the file in front of what is wrong with it, and what to do after. */
+static int journal_refuse(struct nd_err *e, const char *name)
+{
+	char why[ND_ERR_MSG_MAX];
+
+	if (e->code == -ENOMEM)
+		return e->code;
+	snprintf(why, sizeof(why), "%s", e->msg);
+	return nd_err_set(e, e->code, "%s: %s; %s", name, why, e->code == -EINVAL ?
+			  "the journal is damaged: restore the ports by hand or with nodrop apply" :
+			  "the journal is damaged or from another version: restore the ports by "
+			  "hand (see its pre-state) and remove it");
+}
+
+static bool live(const char *status)
+{
+	return !strcmp(status, "in-progress") || !strcmp(status, "applied");
+}
+
+static bool status_ok(const char *status)
+{
+	return live(status) || !strcmp(status, "started") || !strcmp(status, "rolled-back");
+}
+
+static int ports_parse(struct json_object *ports, struct nd_journal *j, struct nd_err *e)
+{
+	size_t i, k, n = json_object_array_length(ports);
+	struct jctx pre = { "pre-state", e }, post = { "post-state", e };
+	char port[32], q[33];
+	int ret;
+
+	if (n > JOURNAL_MAX_PORTS)
+		return nd_err_set(e, -EINVAL, "%zu ports; an apply journals at most %d", n,
+				  JOURNAL_MAX_PORTS);
+	/* a live journal without ports would have rollback read every port (none means all) */
+	if (!n && live(j->status))
+		return nd_err_set(e, -EINVAL, "status %s but no port", j->status);
 	j->ports = calloc(n ? n : 1, sizeof(*j->ports));
-	if (!j->ports) {
-		ret = -ENOMEM;
-		goto bad;
-	}
+	if (!j->ports)
+		return nd_err_set(e, -ENOMEM, "out of memory");
 	for (i = 0; i < n; i++) {
-		struct json_object *p = json_object_array_get_idx(ports, i), *s;
+		struct json_object *p = json_object_array_get_idx(ports, i), *v, *s;
+		struct nd_journal_port *jp = &j->ports[i];
 
+		snprintf(port, sizeof(port), "ports[%zu]", i);
 		if (!json_object_is_type(p, json_type_object) ||
-		    get(p, "ifname", json_type_string, &v) ||
-		    strlen(json_object_get_string(v)) >= ND_IFNAMSIZ ||
-		    get(p, "state", json_type_object, &s) || state_parse(s, &j->ports[i].pre) ||
-		    get(p, "post", json_type_object, &s) || state_parse(s, &j->ports[i].post))
-			goto bad;
-		snprintf(j->ports[i].ifname, sizeof(j->ports[i].ifname), "%s",
-			 json_object_get_string(v));
+		    get(p, "ifname", json_type_string, &v)) {
+			nd_err_set(e, -EBADMSG, "not an object with an ifname");
+			return nd_err_wrap(e, "%s", port);
+		}
+		if (!ifname_ok(json_object_get_string(v))) {
+			nd_err_set(e, -EINVAL, "ifname '%s' is not a network device name",
+				   quotable(json_object_get_string(v), q));
+			return nd_err_wrap(e, "%s", port);
+		}
+		nd_strlcpy(jp->ifname, json_object_get_string(v), sizeof(jp->ifname));
+		snprintf(port, sizeof(port), "port %s", jp->ifname);
+		for (k = 0; k < i; k++)
+			if (!strcmp(j->ports[k].ifname, jp->ifname))
+				break;
+		if (k < i) {
+			nd_err_set(e, -EINVAL, "listed twice");
+			return nd_err_wrap(e, "%s", port);
+		}
+		if (get(p, "state", json_type_object, &s))
+			ret = nd_err_set(e, -EBADMSG, "no pre-state (\"state\")");
+		else
+			ret = state_parse(&pre, s, &jp->pre);
+		if (!ret && get(p, "post", json_type_object, &s))
+			ret = nd_err_set(e, -EBADMSG, "no post-state (\"post\")");
+		else if (!ret)
+			ret = state_parse(&post, s, &jp->post);
+		if (ret)
+			return nd_err_wrap(e, "%s", port);
 		j->n++;
 	}
-	json_object_put(o);
 	return 0;
-bad:
+}
+
+static int journal_parse(struct json_object *o, struct nd_journal *j, struct nd_err *e)
+{
+	struct json_object *v, *ports;
+	char q[33];
+
+	if (!json_object_is_type(o, json_type_object))
+		return nd_err_set(e, -EBADMSG, "not a JSON object");
+	if (get(o, "version", json_type_int, &v))
+		return nd_err_set(e, -EBADMSG, "no version");
+	if (json_object_get_int64(v) != JOURNAL_VERSION)
+		return nd_err_set(e, -EBADMSG, "version %s; this nodrop reads version %d",
+				  json_object_to_json_string(v), JOURNAL_VERSION);
+	if (get(o, "status", json_type_string, &v))
+		return nd_err_set(e, -EBADMSG, "no status");
+	if (!status_ok(json_object_get_string(v)))
+		return nd_err_set(e, -EINVAL, "status '%s' is none of started, in-progress, "
+				  "applied, rolled-back", quotable(json_object_get_string(v), q));
+	nd_strlcpy(j->status, json_object_get_string(v), sizeof(j->status));
+	if (get(o, "profile", json_type_string, &v))
+		return nd_err_set(e, -EBADMSG, "no profile");
+	nd_strlcpy(j->profile, json_object_get_string(v), sizeof(j->profile));
+	if (get(o, "pid", json_type_int, &v))
+		return nd_err_set(e, -EBADMSG, "no pid");
+	j->pid = json_object_get_int(v);
+	if (get(o, "time", json_type_int, &v))
+		return nd_err_set(e, -EBADMSG, "no time");
+	j->time = (time_t)json_object_get_int64(v);
+	if (get(o, "ports", json_type_array, &ports))
+		return nd_err_set(e, -EBADMSG, "no list of ports");
+	return ports_parse(ports, j, e);
+}
+
+int nd_journal_parse(const char *text, size_t len, const char *name, struct nd_journal *j,
+		     struct nd_err *e)
+{
+	struct json_tokener *tok;
+	struct json_object *o;
+	enum json_tokener_error err;
+	size_t end;
+	int ret;
+
+	memset(j, 0, sizeof(*j));
+	if (len > JOURNAL_MAX_BYTES) {
+		nd_err_set(e, -EBADMSG, "over %d MiB, larger than any journal nodrop writes",
+			   JOURNAL_MAX_BYTES >> 20);
+		return journal_refuse(e, name);
+	}
+	tok = json_tokener_new();
+	if (!tok)
+		return nd_err_set(e, -ENOMEM, "out of memory");
+	o = json_tokener_parse_ex(tok, text, (int)len);
+	err = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	while (o && end < len && text[end] && strchr(" \t\n\r", text[end]))
+		end++;
+	if (!o || end < len) {
+		json_object_put(o);
+		nd_err_set(e, -EBADMSG, "not valid JSON: %s", !o && err == json_tokener_continue ?
+			   "it ends too soon" : !o ? json_tokener_error_desc(err) :
+			   "more follows the object");
+		return journal_refuse(e, name);
+	}
+	ret = journal_parse(o, j, e);
 	json_object_put(o);
-	nd_journal_free(j);
-	return nd_err_set(e, ret, "the journal %s is damaged or from another version; "
-			  "restore the ports by hand (see its pre-state) and remove it", path);
+	if (ret) {
+		nd_journal_free(j);
+		return journal_refuse(e, name);
+	}
+	return 0;
+}
+
+int nd_journal_load(const char *path, struct nd_journal *j, struct nd_err *e)
+{
+	char *text;
+	size_t len;
+	int ret;
+
+	memset(j, 0, sizeof(*j));
+	ret = read_text(path, &text, &len);
+	if (ret == -ENOENT)
+		return nd_err_set(e, ret, "no journal at %s: nothing was applied with this state "
+				  "directory (see --state-dir)", path);
+	if (ret == -EFBIG) {
+		nd_err_set(e, -EBADMSG, "over %d MiB, larger than any journal nodrop writes",
+			   JOURNAL_MAX_BYTES >> 20);
+		return journal_refuse(e, path);
+	}
+	if (ret)
+		return nd_err_set(e, ret, "cannot read the journal %s: %s", path, strerror(-ret));
+	ret = nd_journal_parse(text, len, path, j, e);
+	free(text);
+	return ret;
 }
 
 int nd_journal_begin(const char *path, const char *profile, struct nd_journal_prev *prev,
 		     struct nd_err *e)
 {
 	struct nd_journal j = { .time = time(NULL) };
-	FILE *f;
 	int ret;
 
 	memset(prev, 0, sizeof(*prev));
-	f = fopen(path, "re");
-	if (f) {
-		prev->text = malloc(JOURNAL_MAX_BYTES + 1);
-		if (!prev->text) {
-			fclose(f);
-			return nd_err_set(e, -ENOMEM, "out of memory");
-		}
-		prev->len = fread(prev->text, 1, JOURNAL_MAX_BYTES + 1, f);
-		ret = ferror(f) || prev->len > JOURNAL_MAX_BYTES ? -EFBIG : 0;
-		fclose(f);
-		if (ret) {
-			nd_journal_prev_free(prev);
-			return nd_err_set(e, ret, "cannot keep the journal %s: unreadable or over "
-					  "%d MiB; move it away", path, JOURNAL_MAX_BYTES >> 20);
-		}
-		prev->text[prev->len] = '\0';
-	} else if (errno != ENOENT) {
-		return nd_err_set(e, -errno, "cannot read the journal %s: %s", path,
-				  strerror(errno));
-	}
+	ret = read_text(path, &prev->text, &prev->len);
+	if (ret == -ENOMEM)
+		return nd_err_set(e, ret, "out of memory");
+	if (ret == -EFBIG)
+		return nd_err_set(e, ret, "cannot keep the journal %s: over %d MiB; move it away",
+				  path, JOURNAL_MAX_BYTES >> 20);
+	if (ret && ret != -ENOENT)
+		return nd_err_set(e, ret, "cannot read the journal %s: %s", path, strerror(-ret));
 	snprintf(j.status, sizeof(j.status), "started");
 	snprintf(j.profile, sizeof(j.profile), "%s", profile);
 	ret = nd_journal_save(path, &j, e);

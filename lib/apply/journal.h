@@ -3,6 +3,7 @@
 #ifndef ND_JOURNAL_H
 #define ND_JOURNAL_H
 
+#include <stddef.h>
 #include <time.h>
 
 #include "nodrop.h"
@@ -36,7 +37,20 @@ struct nd_journal_prev {
 };
 
 int nd_journal_save(const char *path, const struct nd_journal *j, struct nd_err *e);
+/*
+ * Load the journal at @path. What loads holds only what a port could: one of the four statuses;
+ * at most 4096 ports, each named as the kernel would take it (no control characters) and listed
+ * once, at least one when the status is "in-progress" or "applied"; in each state the bits of
+ * enum nd_field only, an MTU of 68 or more, priorities 0-7, DSCPs 0-63, bandwidths 0-100,
+ * DCQCN parameters nodrop knows (each once), a RoCE mode configfs shows. Anything else is
+ * refused before a port is read: -EBADMSG for a journal that is not one (bad JSON, another
+ * version, a key missing or of another type), -EINVAL for a value out of range; @e names the
+ * file, the port and the field.
+ */
 int nd_journal_load(const char *path, struct nd_journal *j, struct nd_err *e);
+/* The same from the @len bytes at @text; @name stands for the file in messages. */
+int nd_journal_parse(const char *text, size_t len, const char *name, struct nd_journal *j,
+		     struct nd_err *e);
 void nd_journal_free(struct nd_journal *j);
 /* Keep the journal at @path in @prev and replace it with a "started" one for @profile. */
 int nd_journal_begin(const char *path, const char *profile, struct nd_journal_prev *prev,

@@ -6,6 +6,7 @@
  * neither the pre-state's value nor the value the apply left (or, killed half way, meant to).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,54 @@ static bool journal_live(const struct nd_journal *j, struct nd_report *r)
 	return false;
 }
 
+/*
+ * A journalled state this port cannot take (an MTU beyond its limits, buffers beyond its memory)
+ * means a damaged journal, or one from before the NIC changed: refuse it in the journal's terms,
+ * before planning would refuse it in a profile's (file:line:column).
+ */
+static int journal_fits(const struct nd_journal *j, const struct nd_port *ports, size_t n,
+			const char *path, struct nd_err *e)
+{
+#define NOT_FOR_PORT "the journal is damaged or not for this port: restore the port by hand " \
+		     "or with nodrop apply"
+	static const char *const what[] = { "pre-state", "post-state" };
+	size_t i, k, b;
+
+	for (i = 0; i < n && i < j->n; i++) {
+		const struct nd_profile *states[] = { &j->ports[i].pre, &j->ports[i].post };
+		const struct nd_link *l = &ports[i].link;
+		const struct nd_dcb *dcb = &ports[i].dcb;
+		const char *name = j->ports[i].ifname;
+
+		for (k = 0; k < ND_ARRAY_SIZE(states); k++) {
+			const struct nd_profile *s = states[k];
+			bool mtu = s->set & 1u << ND_F_MTU;
+			uint64_t total = 0;
+
+			if (mtu && l->max_mtu && s->mtu > l->max_mtu)
+				return nd_err_set(e, -EINVAL, "%s: port %s: %s mtu %u is above the "
+						  "port's maximum %u; " NOT_FOR_PORT, path, name,
+						  what[k], s->mtu, l->max_mtu);
+			if (mtu && s->mtu < l->min_mtu)
+				return nd_err_set(e, -EINVAL, "%s: port %s: %s mtu %u is below the "
+						  "port's minimum %u; " NOT_FOR_PORT, path, name,
+						  what[k], s->mtu, l->min_mtu);
+			if (!(s->set & 1u << ND_F_BUF_SIZE) || !(dcb->have & ND_DCB_HAVE_BUFFER) ||
+			    !dcb->buffer.total_size)
+				continue;
+			for (b = 0; b < ND_PRIO_MAX; b++)
+				total += s->buffer_size[b];
+			if (total > dcb->buffer.total_size)
+				return nd_err_set(e, -EINVAL, "%s: port %s: %s buffer_size adds up "
+						  "to %" PRIu64 " bytes, the port has %u; "
+						  NOT_FOR_PORT, path, name, what[k], total,
+						  dcb->buffer.total_size);
+		}
+	}
+	return 0;
+#undef NOT_FOR_PORT
+}
+
 /* Plan back to the pre-state into the report, and find what changed since the apply. */
 static int plan_back(struct nd_ctx *ctx, const struct nd_journal *j, const char *const *names,
 		     struct nd_plan *plan, struct nd_report *r, struct nd_err *e)
@@ -105,7 +154,9 @@ static int plan_back(struct nd_ctx *ctx, const struct nd_journal *j, const char 
 	ret = nd_ports_read(ctx, names, j->n, &ports, &n, e);
 	if (ret)
 		return nd_err_wrap(e, "rollback of %s", r->journal);
-	ret = nd_txn_plan_all(ports, n, &j->ports[0].pre, sizeof(j->ports[0]), plan, e);
+	ret = journal_fits(j, ports, n, r->journal, e);
+	if (!ret)
+		ret = nd_txn_plan_all(ports, n, &j->ports[0].pre, sizeof(j->ports[0]), plan, e);
 	if (!ret)
 		ret = nd_txn_plan_all(ports, n, &j->ports[0].post, sizeof(j->ports[0]), &to_post,
 				      e);

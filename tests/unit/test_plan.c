@@ -493,11 +493,149 @@ START_TEST(journal_damaged_or_missing)
 		f = fopen(file, "w");
 		fputs(bad[i], f);
 		fclose(f);
-		ck_assert_int_lt(nd_journal_load(file, &j, &e), 0);
+		ck_assert_int_eq(nd_journal_load(file, &j, &e), -EBADMSG);
+		ck_assert_msg(!strncmp(e.msg, file, strlen(file)) && !strstr(e.msg, ":0:0:"),
+			      "%s", e.msg);
 		ck_assert_ptr_null(j.ports);
 	}
 	unlink(file);
 	rmdir(path);
+}
+END_TEST
+
+/* A two-port journal spoiled by case @bad (0: none), written as a damaged one would be. */
+static void save_spoiled(const char *file, int bad)
+{
+	struct nd_journal j = { 0 };
+	struct nd_journal_port jp[2];
+	struct nd_err e = { 0 };
+	struct nd_port p;
+
+	memset(jp, 0, sizeof(jp));
+	fresh_port(&p, "eth2");
+	snprintf(jp[0].ifname, sizeof(jp[0].ifname), "eth2");
+	nd_state_to_profile(&p, &jp[0].pre);
+	nd_state_to_profile(&p, &jp[0].post);
+	snprintf(jp[1].ifname, sizeof(jp[1].ifname), "eth3");
+	jp[1].pre = jp[0].pre;
+	jp[1].post = jp[0].post;
+	j.ports = jp;
+	j.n = 2;
+	snprintf(j.status, sizeof(j.status), "applied");
+	snprintf(j.profile, sizeof(j.profile), "roce.yaml");
+	switch (bad) {
+	case 1:
+		jp[0].pre.mtu = 0;
+		break;
+	case 2:
+		jp[1].pre.cnp_prio = 9;
+		break;
+	case 3:
+		jp[0].post.set |= BIT(ND_F_ROCE_MODE);
+		snprintf(jp[0].post.roce_mode, sizeof(jp[0].post.roce_mode), "RoCE v3");
+		break;
+	case 4:
+		jp[1].pre.prio_tc[3] = 8;
+		break;
+	case 5:
+		snprintf(jp[1].pre.dcqcn[0].name, sizeof(jp[1].pre.dcqcn[0].name), "rp_bogus");
+		jp[1].pre.n_dcqcn = 1;
+		break;
+	case 6:
+		jp[0].pre.set |= 1u << 31;
+		break;
+	case 7:
+		snprintf(jp[1].ifname, sizeof(jp[1].ifname), "eth2");
+		break;
+	case 8:
+		snprintf(jp[1].ifname, sizeof(jp[1].ifname), "../eth3");
+		break;
+	case 9:
+		j.n = 0;
+		break;
+	case 10:
+		snprintf(j.status, sizeof(j.status), "applyed");
+		break;
+	case 11:
+		snprintf(jp[0].ifname, sizeof(jp[0].ifname), "eth\0332");
+		break;
+	}
+	ck_assert_int_eq(nd_journal_save(file, &j, &e), 0);
+}
+
+/*
+ * A journal holding what no port holds is refused when it is loaded, before rollback reads or
+ * writes a port, and the message names the file, the port and the field (no profile's empty
+ * "file:line:column" from planning).
+ */
+START_TEST(journal_refuses_what_no_port_holds)
+{
+	static const char *const want[] = {
+		NULL,
+		"port eth2: pre-state mtu 0 is below 68, the smallest an IPv4 link takes; the "
+		"journal is damaged: restore the ports by hand or with nodrop apply",
+		"port eth3: pre-state cnp_prio 9 is out of range (0..7)",
+		"port eth2: post-state roce_mode 'RoCE v3' is neither",
+		"port eth3: pre-state prio_tc[3] 8 is out of range (0..7)",
+		"port eth3: pre-state dcqcn has 'rp_bogus', not a DCQCN parameter",
+		"port eth2: pre-state set ",
+		"port eth2: listed twice",
+		"ports[1]: ifname '../eth3' is not a network device name",
+		"status applied but no port",
+		"status 'applyed' is none of started, in-progress, applied, rolled-back",
+		"ports[0]: ifname 'eth?2' is not a network device name",
+	};
+	char path[] = "/tmp/nd-journal-XXXXXX", file[64];
+	struct nd_err e = { 0 };
+	struct nd_journal j;
+	size_t i;
+
+	ck_assert_ptr_nonnull(mkdtemp(path));
+	snprintf(file, sizeof(file), "%s/journal.json", path);
+	save_spoiled(file, 0);
+	ck_assert_int_eq(nd_journal_load(file, &j, &e), 0);
+	ck_assert_uint_eq(j.n, 2);
+	nd_journal_free(&j);
+	for (i = 1; i < sizeof(want) / sizeof(want[0]); i++) {
+		save_spoiled(file, (int)i);
+		memset(&e, 0, sizeof(e));
+		ck_assert_msg(nd_journal_load(file, &j, &e) == -EINVAL, "case %zu: %d %s", i,
+			      e.code, e.msg);
+		ck_assert_int_eq(e.code, -EINVAL);
+		ck_assert_msg(!strncmp(e.msg, file, strlen(file)), "case %zu: %s", i, e.msg);
+		ck_assert_msg(strstr(e.msg, want[i]), "case %zu: %s", i, e.msg);
+		ck_assert_msg(!strstr(e.msg, ":0:0:"), "case %zu: %s", i, e.msg);
+		ck_assert_ptr_null(j.ports);
+		ck_assert_uint_eq(j.n, 0);
+	}
+	unlink(file);
+	rmdir(path);
+}
+END_TEST
+
+/* The parser from memory: a journal is one JSON object and nothing after it. */
+START_TEST(journal_parse_from_memory)
+{
+	static const char trailing[] = "{\"version\": 2, \"status\": \"started\", \"profile\": "
+		"\"p\", \"pid\": 1, \"time\": 0, \"ports\": []}";
+	char buf[sizeof(trailing) + 8];
+	struct nd_err e = { 0 };
+	struct nd_journal j;
+
+	ck_assert_int_eq(nd_journal_parse(trailing, strlen(trailing), "mem.json", &j, &e), 0);
+	ck_assert_str_eq(j.status, "started");
+	nd_journal_free(&j);
+	snprintf(buf, sizeof(buf), "%s \n", trailing);
+	ck_assert_int_eq(nd_journal_parse(buf, strlen(buf), "mem.json", &j, &e), 0);
+	nd_journal_free(&j);
+	snprintf(buf, sizeof(buf), "%s {}", trailing);
+	ck_assert_int_eq(nd_journal_parse(buf, strlen(buf), "mem.json", &j, &e), -EBADMSG);
+	ck_assert_msg(strstr(e.msg, "mem.json: not valid JSON: more follows"), "%s", e.msg);
+	/* not NUL-terminated: the length decides */
+	ck_assert_int_eq(nd_journal_parse(trailing, strlen(trailing) - 1, "mem.json", &j, &e),
+			 -EBADMSG);
+	ck_assert_msg(strstr(e.msg, "it ends too soon"), "%s", e.msg);
+	ck_assert_ptr_null(j.ports);
 }
 END_TEST
 
@@ -561,6 +699,8 @@ Suite *suite_plan(void)
 	tcase_add_test(tc, journal_round_trip);
 	tcase_add_test(tc, journal_begin_and_abandon);
 	tcase_add_test(tc, journal_damaged_or_missing);
+	tcase_add_test(tc, journal_refuses_what_no_port_holds);
+	tcase_add_test(tc, journal_parse_from_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }
