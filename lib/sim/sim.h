@@ -353,6 +353,9 @@ struct sim {
 /* sim_cdf.c: flow-size CDF files, and reading a small file */
 /* A whole small regular file into memory; the message in @e when not. */
 int sim_slurp(const char *path, size_t max, char **out, size_t *len, struct nd_err *e);
+/* nd_cdf_load() on @len bytes already read; @name stands for the file in messages. */
+int sim_cdf_parse(const char *name, const char *data, size_t len, struct nd_cdf_point **pts,
+		  size_t *n, struct nd_err *e);
 /* A size drawn from the CDF by its percentile @u in [0, 1). */
 double sim_cdf_sample(const struct nd_cdf_point *pts, size_t n, double u);
 

@@ -43,9 +43,14 @@ static int cdf_line(const char *file, unsigned int line, char *text, struct nd_c
 		end++;
 	if (end == text || *end)
 		return nd_err_set(e, -EINVAL, "%s:%u: expected \"BYTES PERCENT\"", file, line);
-	if (!(pt->bytes >= 0 && pt->bytes <= 1e12) || !(pt->pct >= 0 && pt->pct <= 100))
-		return nd_err_set(e, -EINVAL, "%s:%u: sizes are 0..1e12 bytes and percentages "
-				  "0..100", file, line);
+	/*
+	 * The comparisons refuse NaN too. A flow is a byte or more: sizes between 0 and 1 would
+	 * only shrink the mean the arrival gap divides by (to 0 for "4.9e-324 100").
+	 */
+	if (!(pt->bytes == 0 || (pt->bytes >= 1 && pt->bytes <= 1e12)) ||
+	    !(pt->pct >= 0 && pt->pct <= 100))
+		return nd_err_set(e, -EINVAL, "%s:%u: sizes are 0 or 1..1e12 bytes and "
+				  "percentages 0..100", file, line);
 	return 0;
 }
 
@@ -65,24 +70,31 @@ static int cdf_check(const char *file, const struct nd_cdf_point *p, size_t n,
 	return 0;
 }
 
-int nd_cdf_load(const char *path, struct nd_cdf_point **pts, size_t *n, struct nd_err *e)
+int sim_cdf_parse(const char *name, const char *data, size_t len, struct nd_cdf_point **pts,
+		  size_t *n, struct nd_err *e)
 {
 	struct nd_cdf_point *p = NULL;
 	unsigned int line = 0, lines[CDF_MAX_POINTS];
 	char *buf, *text, *next;
-	size_t len, count = 0;
-	int ret;
+	size_t count = 0;
+	int ret = 0;
 
 	*pts = NULL;
 	*n = 0;
-	ret = sim_slurp(path, CDF_MAX_BYTES, &buf, &len, e);
-	if (ret)
-		return ret;
+	if (len > CDF_MAX_BYTES)
+		return nd_err_set(e, -EINVAL, "%s: over %d bytes; a CDF is a short text file", name,
+				  CDF_MAX_BYTES);
+	if (memchr(data, '\0', len))
+		return nd_err_set(e, -EINVAL, "%s: holds a NUL byte; a CDF is text", name);
+	/* a copy of our own: the lines are cut in place and strtod needs a terminator */
+	buf = malloc(len + 1);
 	p = calloc(CDF_MAX_POINTS, sizeof(*p));
-	if (!p)
-		ret = nd_err_set(e, -ENOMEM, "%s: out of memory", path);
-	else if (memchr(buf, '\0', len))
-		ret = nd_err_set(e, -EINVAL, "%s: holds a NUL byte; a CDF is text", path);
+	if (!buf || !p) {
+		ret = nd_err_set(e, -ENOMEM, "%s: out of memory", name);
+	} else {
+		memcpy(buf, data, len);
+		buf[len] = '\0';
+	}
 	for (text = buf; !ret && text && *text; text = next) {
 		next = strchr(text, '\n');
 		if (next)
@@ -92,15 +104,15 @@ int nd_cdf_load(const char *path, struct nd_cdf_point **pts, size_t *n, struct n
 		if (!*text || *text == '#' || *text == '\r')
 			continue;
 		if (count == CDF_MAX_POINTS) {
-			ret = nd_err_set(e, -E2BIG, "%s:%u: over %d points", path, line,
+			ret = nd_err_set(e, -E2BIG, "%s:%u: over %d points", name, line,
 					 CDF_MAX_POINTS);
 			break;
 		}
 		lines[count] = line;
-		ret = cdf_line(path, line, text, &p[count++], e);
+		ret = cdf_line(name, line, text, &p[count++], e);
 	}
 	if (!ret)
-		ret = cdf_check(path, p, count, lines, e);
+		ret = cdf_check(name, p, count, lines, e);
 	free(buf);
 	if (ret) {
 		free(p);
@@ -111,6 +123,22 @@ int nd_cdf_load(const char *path, struct nd_cdf_point **pts, size_t *n, struct n
 	return 0;
 }
 
+int nd_cdf_load(const char *path, struct nd_cdf_point **pts, size_t *n, struct nd_err *e)
+{
+	char *buf;
+	size_t len;
+	int ret;
+
+	*pts = NULL;
+	*n = 0;
+	ret = sim_slurp(path, CDF_MAX_BYTES, &buf, &len, e);
+	if (ret)
+		return ret;
+	ret = sim_cdf_parse(path, buf, len, pts, n, e);
+	free(buf);
+	return ret;
+}
+
 double sim_cdf_sample(const struct nd_cdf_point *pts, size_t n, double u)
 {
 	double y = u * 100;
@@ -119,8 +147,11 @@ double sim_cdf_sample(const struct nd_cdf_point *pts, size_t n, double u)
 	for (i = 1; i < n; i++) {
 		if (y <= pts[i].pct) {
 			const struct nd_cdf_point *a = &pts[i - 1], *b = &pts[i];
+			double f = (y - a->pct) / (b->pct - a->pct);
+			double v = a->bytes + (b->bytes - a->bytes) * f;
 
-			return a->bytes + (b->bytes - a->bytes) * (y - a->pct) / (b->pct - a->pct);
+			/* b - a rounds, so at the top of a segment v can pass b by an ulp */
+			return v < b->bytes ? v : b->bytes;
 		}
 	}
 	return pts[n - 1].bytes;

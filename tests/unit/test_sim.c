@@ -987,6 +987,29 @@ START_TEST(test_cdf_sampling)
 }
 END_TEST
 
+/*
+ * A draw at a point's percentage is no larger than that point's size: b - a rounds, so a + (b -
+ * a) x 1 came out an ulp above 123456.7 at u = 0.5, and above the last size at u = 1.
+ */
+START_TEST(test_cdf_sample_bounds)
+{
+	static const struct nd_cdf_point mid[] = { { 1000.1, 0 }, { 123456.7, 50 },
+						   { 200000, 100 } };
+	static const struct nd_cdf_point top[] = { { 0, 0 }, { 1000.004, 97 }, { 30000000, 100 } };
+	static const double u[] = { 0, 0x1p-53, 0.5, 1 - 0x1p-53, 1 };
+	size_t i;
+
+	ck_assert_double_le(sim_cdf_sample(mid, 3, 0.5), 123456.7);
+	ck_assert_double_le(sim_cdf_sample(top, 3, 1), 30000000);
+	for (i = 0; i < ND_ARRAY_SIZE(u); i++) {
+		ck_assert_double_ge(sim_cdf_sample(mid, 3, u[i]), 1000.1);
+		ck_assert_double_le(sim_cdf_sample(mid, 3, u[i]), 200000);
+		ck_assert_double_ge(sim_cdf_sample(top, 3, u[i]), 0);
+		ck_assert_double_le(sim_cdf_sample(top, 3, u[i]), 30000000);
+	}
+}
+END_TEST
+
 Suite *suite_sim(void)
 {
 	Suite *s = suite_create("sim");
@@ -1001,6 +1024,7 @@ Suite *suite_sim(void)
 	tcase_add_test(core, test_ib_credit_rule);
 	tcase_add_test(core, test_red_marking);
 	tcase_add_test(core, test_cdf_sampling);
+	tcase_add_test(core, test_cdf_sample_bounds);
 	tcase_add_test(core, test_seed_arrivals);
 	tcase_add_test(core, test_poisson_load);
 	suite_add_tcase(s, core);

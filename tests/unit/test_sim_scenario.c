@@ -257,10 +257,45 @@ START_TEST(test_cdf_files)
 	cdf_fails("0 0\n100 50\n90 100\n", ":3: sizes and percentages must both rise from one "
 		  "line to the next");
 	cdf_fails("0 0\n100 fifty\n", ":2: expected \"BYTES PERCENT\"");
-	cdf_fails("0 0\n100 150\n", ":2: sizes are 0..1e12 bytes and percentages 0..100");
+	cdf_fails("0 0\n100 150\n", ":2: sizes are 0 or 1..1e12 bytes and percentages 0..100");
 	cdf_fails("0 0\n", ": a CDF needs 2 points or more");
 	ck_assert_int_eq(nd_cdf_load("/nonexistent/x.cdf", &pts, &n, &e), -ENOENT);
 	ck_assert_ptr_nonnull(strstr(e.msg, "/nonexistent/x.cdf: cannot open"));
+}
+END_TEST
+
+/* What a CDF may not hold, each refused with its line; the arrival gap divides by the mean. */
+START_TEST(test_cdf_refused)
+{
+	static const char *const bad[] = {
+		"0 0\n1e999 100\n", "0 0\nnan 100\n", "0 0\ninf 100\n", "0 0\n1e13 100\n",
+		"0 0\n100 nan\n", "0 0\n100 1e999\n", "0 0\n100 -inf\n", "0 0\n100 -1\n",
+		/* under a byte: the mean of "0 0, 4.9e-324 100" is 0 */
+		"0 0\n4.9e-324 100\n", "0 0\n0.5 100\n", "0 0\n1e-300 100\n",
+	};
+	const char *msg = ":2: sizes are 0 or 1..1e12 bytes and percentages 0..100";
+	const char *rise = ": sizes and percentages must both rise from one line to the next";
+	char *text, want[128];
+	size_t i, len;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cdf_fails(bad[i], msg);
+	cdf_fails("-1 0\n100 100\n", ":1: sizes are 0 or 1..1e12 bytes and percentages 0..100");
+	snprintf(want, sizeof(want), ":3%s", rise);
+	cdf_fails("0 0\n\n0 50\n100 100\n", want);
+	snprintf(want, sizeof(want), ":4%s", rise);
+	cdf_fails("0 0\n100 60\n# down\n200 50\n300 100\n", want);
+	/* 1001 points, and a file over 64 KiB (100000 lines) */
+	text = malloc(200001);
+	ck_assert_ptr_nonnull(text);
+	for (i = 0, len = 0; i <= 1000; i++)
+		len += (size_t)sprintf(text + len, "%zu %g\n", i, i / 10.0);
+	cdf_fails(text, ":1001: over 1000 points");
+	memset(text, '\n', 100000);
+	memcpy(text + 100000 - 12, "0 0\n100 100\n", 12);
+	text[100000] = '\0';
+	cdf_fails(text, ": not a regular file of at most 65536 bytes");
+	free(text);
 }
 END_TEST
 
@@ -441,6 +476,7 @@ Suite *suite_sim_scenario(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_buffer_too_small);
 	tcase_add_test(tc, test_cdf_files);
+	tcase_add_test(tc, test_cdf_refused);
 	tcase_add_test(tc, test_cdf_relative);
 	tcase_add_test(tc, test_jain_and_percentiles);
 	tcase_add_test(tc, test_report_printer);
