@@ -72,7 +72,7 @@ SAN_UNIT_OBJ	:= $(UNIT_SRC:%.c=$(B)/san/%.o)
 DEPS_BUILD	:= gcc libc6-dev make pkg-config libibverbs-dev librdmacm-dev \
 		   libyaml-dev libjson-c-dev
 DEPS_CHECK	:= check jq valgrind iproute2 ethtool strace g++ binutils python3 prometheus \
-		   systemd fish
+		   systemd udev fish
 DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod xz-utils rdma-core ibverbs-utils \
 		   ibverbs-providers perftest python3 strace slurmctld slurmd slurm-client munge \
 		   ansible-core prometheus prometheus-node-exporter curl
@@ -97,7 +97,10 @@ help:
 	@echo "make vm           the real-kernel VM scenarios (one and two guests), then make oracle N=$(ORACLE_N)"
 	@echo "make oracle       the property tier: N random cases (default $(ORACLE_N)) with SEED (default new),"
 	@echo "                  apply/audit/rollback against dcb -j and ip -j in two guests"
-	@echo "make fuzz-smoke   each libFuzzer target for $(FUZZ_SMOKE_TIME) s (make fuzz: $(FUZZ_TIME) s)"
+	@echo "make fuzz-smoke   every libFuzzer target, $(FUZZ_SMOKE_TIME) s in all (make fuzz: $(FUZZ_TIME) s each),"
+	@echo "                  then make mutate"
+	@echo "make mutate       N (default $(MUTATE_N)) mutated counter map directories and report pairs"
+	@echo "                  through the sanitizer build, SEED (default $(MUTATE_SEED))"
 	@echo "make check-fresh  (root) a debootstrap minbase Debian 12 runs the README's two commands"
 	@echo "                  and the installed tool; builds the Debian packages in another and"
 	@echo "                  installs them in a third"
@@ -143,7 +146,7 @@ $(B)/.deps: Makefile
 # command:package for every tool the host tiers run; a list that lost one fails here, by name
 TOOLS_CHECK	:= checkmk:check jq:jq valgrind:valgrind ip:iproute2 ethtool:ethtool strace:strace \
 		   g++:g++ nm:binutils python3:python3 promtool:prometheus systemd-analyze:systemd \
-		   fish:fish
+		   udevadm:udev fish:fish
 deps-check: deps
 	$(call apt_install,$(DEPS_CHECK))
 	@for t in $(TOOLS_CHECK); do c=$${t%%:*}; command -v $$c >/dev/null || [ -x /usr/sbin/$$c ] || \
@@ -483,16 +486,41 @@ clean:
 -include $(wildcard $(B)/*.d)
 FORCE:
 
-# ---- fuzz: libFuzzer targets for every parser of outside input (clang) ----
+# ---- fuzz: libFuzzer targets for every input another program or a person writes (clang) ----
 
 DEPS_FUZZ	:= clang libclang-rt-dev
 FUZZ_CC		:= clang
 FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_LIB_OBJ	:= $(LIB_SRC:%.c=$(B)/fuzz/%.o)
+FUZZ_TOOL_OBJ	:= $(filter-out $(B)/fuzz/tools/nodrop.o,$(TOOL_SRC:%.c=$(B)/fuzz/%.o))
+# make fuzz: each target this long; make fuzz-smoke: all of them together this long, each its share
 FUZZ_TIME	?= 60
-FUZZ_SMOKE_TIME	?= 15
+FUZZ_SMOKE_TIME	?= 70
 
-.PHONY: deps-fuzz fuzz fuzz-smoke
+# tests/fuzz/fuzz_NAME.c for each NAME; fuzz_args_NAME: its libFuzzer options; fuzz_seeds_NAME:
+# shipped files that seed its corpus (read, never written; new inputs go to build/fuzz/corpus/NAME)
+FUZZ_TARGETS	:= profile scenario rendezvous maps report cdf journal
+fuzz_args_profile	:= -dict=tests/fuzz/profile.dict -max_len=8192
+fuzz_seeds_profile	:= profiles tests/profiles
+fuzz_args_scenario	:= -dict=tests/fuzz/scenario.dict -max_len=8192
+fuzz_seeds_scenario	:= profiles/scenarios
+# the rendezvous messages, endpoints and results ranks send each other
+fuzz_args_rendezvous	:= -dict=tests/fuzz/rendezvous.dict -max_len=4096
+fuzz_seeds_rendezvous	:=
+# a directory of counter map files, as --maps reads it
+fuzz_args_maps		:= -dict=tests/fuzz/maps.dict -max_len=16384
+fuzz_seeds_maps		:= data/counters
+# run reports, alone and as a pair, through compare and report (the HTML page)
+fuzz_args_report	:= -dict=tests/fuzz/report.dict -max_len=65536 -close_fd_mask=3
+fuzz_seeds_report	:= tests/fixtures/compare tests/fuzz/seeds/report
+# flow-size CDF files (profiles/scenarios/cdf)
+fuzz_args_cdf		:= -dict=tests/fuzz/cdf.dict -max_len=8192
+fuzz_seeds_cdf		:= profiles/scenarios/cdf
+# the apply journal, parsed only: nothing is written to a port
+fuzz_args_journal	:= -dict=tests/fuzz/journal.dict -max_len=16384
+fuzz_seeds_journal	:= tests/fuzz/seeds/journal
+
+.PHONY: deps-fuzz fuzz fuzz-smoke $(FUZZ_TARGETS:%=fuzz-%) $(FUZZ_TARGETS:%=fuzz-%-smoke)
 
 deps-fuzz: deps
 	$(call apt_install,$(DEPS_FUZZ))
@@ -501,88 +529,48 @@ deps-fuzz: deps
 $(B)/fuzz/%.o: %.c $(PUB_H) $(LIB_H) | $(B)/.deps
 	$(call msg,CC-FUZZ,$<)
 	@mkdir -p $(dir $@)
-	$(Q)$(FUZZ_CC) $(ND_CFLAGS) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c -o $@ $<
+	$(Q)$(FUZZ_CC) $(ND_CFLAGS) -Itools -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c -o $@ $<
 
-$(B)/fuzz/fuzz_profile: $(B)/fuzz/tests/fuzz/fuzz_profile.o $(FUZZ_LIB_OBJ)
+# the objects stay when a target is linked by the pattern rule (make would delete them)
+.SECONDARY: $(FUZZ_LIB_OBJ) $(FUZZ_TOOL_OBJ) $(FUZZ_TARGETS:%=$(B)/fuzz/tests/fuzz/fuzz_%.o)
+$(B)/fuzz/fuzz_%: $(B)/fuzz/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ) $(FUZZ_TOOL_OBJ)
 	$(call msg,LD,$@)
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS)
 
-# $(1): seconds. New inputs go to build/fuzz/corpus/profile; the shipped profiles and the
-# test corpus (read, never written) seed it; a crash lands in build/fuzz/artifacts/.
-define fuzz_profile
-	$(call msg,FUZZ,'profile $(1)s')
-	@mkdir -p $(B)/fuzz/corpus/profile $(B)/fuzz/artifacts
-	$(Q)$(B)/fuzz/fuzz_profile -max_total_time=$(1) -dict=tests/fuzz/profile.dict \
-		-max_len=8192 -timeout=10 -print_final_stats=1 \
-		-artifact_prefix=$(B)/fuzz/artifacts/ \
-		$(B)/fuzz/corpus/profile profiles tests/profiles 2>$(B)/fuzz/profile.log || \
-		{ tail -60 $(B)/fuzz/profile.log; echo "fuzz: profile parser failed; input in" \
-			"$(B)/fuzz/artifacts/, log $(B)/fuzz/profile.log"; exit 1; }
+$(B)/fuzz/tests/fuzz/fuzz_maps.o $(B)/fuzz/tests/fuzz/fuzz_report.o: tests/fuzz/fuzz_files.h
+
+# $(1): the target, $(2): seconds. A crash or a hang lands in build/fuzz/artifacts/.
+define fuzz_run
+	$(call msg,FUZZ,'$(1) $(2)s')
+	@mkdir -p $(B)/fuzz/corpus/$(1) $(B)/fuzz/artifacts
+	$(Q)$(B)/fuzz/fuzz_$(1) -max_total_time=$(2) $(fuzz_args_$(1)) -timeout=10 \
+		-print_final_stats=1 -artifact_prefix=$(B)/fuzz/artifacts/$(1)- \
+		$(B)/fuzz/corpus/$(1) $(fuzz_seeds_$(1)) >$(B)/fuzz/$(1).log 2>&1 || \
+		{ tail -60 $(B)/fuzz/$(1).log; echo "fuzz: $(1) failed; input in" \
+			"$(B)/fuzz/artifacts/, log $(B)/fuzz/$(1).log"; exit 1; }
 	@grep -a -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' \
-		$(B)/fuzz/profile.log | sed 's/^/  /'
+		$(B)/fuzz/$(1).log | sed 's/^/  /'
 endef
 
-fuzz: deps-fuzz $(B)/fuzz/fuzz_profile
-	$(call fuzz_profile,$(FUZZ_TIME))
-
-fuzz-smoke: deps-fuzz $(B)/fuzz/fuzz_profile
-	$(call fuzz_profile,$(FUZZ_SMOKE_TIME))
-
-# The scenario parser (nodrop-scenario(5)): the shipped scenarios seed it.
-$(B)/fuzz/fuzz_scenario: $(B)/fuzz/tests/fuzz/fuzz_scenario.o $(FUZZ_LIB_OBJ)
-	$(call msg,LD,$@)
-	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS)
-
-define fuzz_scenario
-	$(call msg,FUZZ,'scenario $(1)s')
-	@mkdir -p $(B)/fuzz/corpus/scenario $(B)/fuzz/artifacts
-	$(Q)$(B)/fuzz/fuzz_scenario -max_total_time=$(1) -dict=tests/fuzz/scenario.dict \
-		-max_len=8192 -timeout=10 -print_final_stats=1 \
-		-artifact_prefix=$(B)/fuzz/artifacts/ \
-		$(B)/fuzz/corpus/scenario profiles/scenarios 2>$(B)/fuzz/scenario.log || \
-		{ tail -60 $(B)/fuzz/scenario.log; echo "fuzz: scenario parser failed; input in" \
-			"$(B)/fuzz/artifacts/, log $(B)/fuzz/scenario.log"; exit 1; }
-	@grep -a -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' \
-		$(B)/fuzz/scenario.log | sed 's/^/  /'
+define fuzz_target
+fuzz-$(1): deps-fuzz $(B)/fuzz/fuzz_$(1)
+	$$(call fuzz_run,$(1),$$(FUZZ_TIME))
+fuzz-$(1)-smoke: deps-fuzz $(B)/fuzz/fuzz_$(1)
+	$$(call fuzz_run,$(1),$$(shell expr $$(FUZZ_SMOKE_TIME) / $(words $(FUZZ_TARGETS))))
+fuzz: fuzz-$(1)
+fuzz-smoke: fuzz-$(1)-smoke
 endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_target,$(t))))
 
-.PHONY: fuzz-scenario fuzz-scenario-smoke
-
-fuzz-scenario: deps-fuzz $(B)/fuzz/fuzz_scenario
-	$(call fuzz_scenario,$(FUZZ_TIME))
-
-fuzz-scenario-smoke: deps-fuzz $(B)/fuzz/fuzz_scenario
-	$(call fuzz_scenario,$(FUZZ_SMOKE_TIME))
-
-fuzz: fuzz-scenario
-fuzz-smoke: fuzz-scenario-smoke
-
-.PHONY: fuzz-rendezvous fuzz-rendezvous-smoke
-
-# The rendezvous messages, endpoints and results ranks send each other.
-$(B)/fuzz/fuzz_rendezvous: $(B)/fuzz/tests/fuzz/fuzz_rendezvous.o $(FUZZ_LIB_OBJ)
-	$(call msg,LD,$@)
-	$(Q)$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS)
-
-# $(1): seconds
-define fuzz_rendezvous
-	$(call msg,FUZZ,'rendezvous $(1)s')
-	@mkdir -p $(B)/fuzz/corpus/rendezvous $(B)/fuzz/artifacts
-	$(Q)$(B)/fuzz/fuzz_rendezvous -max_total_time=$(1) -dict=tests/fuzz/rendezvous.dict \
-		-max_len=4096 -timeout=10 -print_final_stats=1 \
-		-artifact_prefix=$(B)/fuzz/artifacts/ \
-		$(B)/fuzz/corpus/rendezvous 2>$(B)/fuzz/rendezvous.log || \
-		{ tail -60 $(B)/fuzz/rendezvous.log; echo "fuzz: rendezvous parsers failed; input" \
-			"in $(B)/fuzz/artifacts/, log $(B)/fuzz/rendezvous.log"; exit 1; }
-	@grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)' \
-		$(B)/fuzz/rendezvous.log | sed 's/^/  /'
-endef
-
-fuzz: fuzz-rendezvous
-fuzz-smoke: fuzz-rendezvous-smoke
-
-fuzz-rendezvous: deps-fuzz $(B)/fuzz/fuzz_rendezvous
-	$(call fuzz_rendezvous,$(FUZZ_TIME))
-
-fuzz-rendezvous-smoke: deps-fuzz $(B)/fuzz/fuzz_rendezvous
-	$(call fuzz_rendezvous,$(FUZZ_SMOKE_TIME))
+# Seeded mutations of the shipped counter maps and of recorded and simulated run reports through
+# the sanitizer build of the command (tests/mutate.py): N map directories (`counters --maps`)
+# and N report pairs (`report`, `compare`); SEED reruns a case.
+MUTATE_N	?= 1000
+MUTATE_SEED	?= 3939
+.PHONY: mutate
+mutate: deps-check $(B)/san/nodrop
+	$(call msg,TEST,mutate)
+	$(Q)tests/mutate.py $(B)/san/nodrop $(or $(N),$(MUTATE_N)) $(or $(SEED),$(MUTATE_SEED)) \
+		>$(B)/mutate.log 2>&1 || { grep -v '^ok' $(B)/mutate.log | head -100; exit 1; }
+	@grep -E '^(ok|#)' $(B)/mutate.log | sed 's/^/  mutate: /'
+fuzz-smoke: mutate

@@ -94,9 +94,10 @@ static size_t alen(struct json_object *a)
 	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 }
 
+/* Element @i of @a; NULL past the end or when @a is no array (json-c asserts on those). */
 static struct json_object *at(struct json_object *a, size_t i)
 {
-	return json_object_array_get_idx(a, i);
+	return i < alen(a) ? json_object_array_get_idx(a, i) : NULL;
 }
 
 /* The reports of a file: one, or each of an array. */
@@ -254,8 +255,8 @@ out:
 static void cdf_plot(FILE *o, struct json_object *r)
 {
 	static const char *const keys[] = { "latency", "completion", "fct" };
-	static const char *const names[] = { "probe latency", "completion latency", "flow "
-					     "completion time" };
+	static const char *const names[] = { "probe latency", "completion latency",
+					     "flow completion time" };
 	double x[ND_DIST_CDF_POINTS], y[ND_DIST_CDF_POINTS];
 	struct svg_axes a = { .x0 = INFINITY, .y1 = 1, .logx = true };
 	size_t i, k, drawn = 0;

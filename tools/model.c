@@ -399,8 +399,9 @@ static int sim_rate(const char *file, double *gbps)
 		}
 	}
 	json_object_put(root);
-	if (!n || !(sum > 0)) {
-		fprintf(stderr, "nodrop model: --sim %s: no flow with a rate\n", file);
+	/* a report edited by hand may hold 1e999 or a string: no rate to model from */
+	if (!n || !(sum > 0) || !isfinite(sum)) {
+		fprintf(stderr, "nodrop model: --sim %s: no flow with a finite rate\n", file);
 		return ND_EXIT_USAGE;
 	}
 	*gbps = sum / n;

@@ -448,6 +448,7 @@ static void limits(struct nd_model *m)
 	}
 }
 
+/* @fmt takes @a and @b, or @a alone (a second argument past the format is ignored, as C says). */
 static void lat_term(struct nd_model *m, const char *key, double ns, const char *fmt, double a,
 		     double b)
 {
@@ -483,9 +484,9 @@ static void lat_terms(struct nd_model *m, const struct nd_model_params *p)
 
 	gpu = p->mem == ND_MM_GPUDIRECT ? gpu_path_ns(p) : 0;
 	lat_term(m, "doorbell", rtt / 2, "the CPU's MMIO write reaches the NIC: half a PCIe round "
-		 "trip (%.0f ns)%.0s", rtt, 0);
-	lat_term(m, "wqe_fetch", rtt, "the NIC reads the work request: a PCIe round trip (%.0f ns)"
-		 "%.0s", rtt, 0);
+		 "trip (%.0f ns)", rtt, 0);
+	lat_term(m, "wqe_fetch", rtt, "the NIC reads the work request: a PCIe round trip "
+		 "(%.0f ns)", rtt, 0);
 	lat_term(m, "payload_read", rtt + 2 * gpu, "the NIC reads the payload: a round trip "
 		 "(%.0f ns) and the GPU path both ways (%.0f ns)", rtt, 2 * gpu);
 	if (p->mem == ND_MM_STAGED || p->mem == ND_MM_TCP) {
@@ -497,7 +498,7 @@ static void lat_terms(struct nd_model *m, const struct nd_model_params *p)
 				 "(%.2f Gb/s), %.0f bytes each; launch cost left out", copy,
 				 p->msg_size);
 	}
-	lat_term(m, "nic_tx", p->nic_ns, "the sending NIC's pipeline (%.0f ns)%.0s", p->nic_ns, 0);
+	lat_term(m, "nic_tx", p->nic_ns, "the sending NIC's pipeline (%.0f ns)", p->nic_ns, 0);
 	lat_term(m, "serialization", p->msg_size * 8 / ceiling + nd_wire_packet_overhead(p) * 8 /
 		 p->line_gbps, "the message at the ceiling (%.2f Gb/s) and one packet's headers at "
 		 "line rate (%.0f Gb/s)", ceiling, p->line_gbps);
@@ -505,7 +506,7 @@ static void lat_terms(struct nd_model *m, const struct nd_model_params *p)
 		 links, p->cable_m);
 	lat_term(m, "switches", p->switches * p->switch_ns, "%.0f cut-through hops of %.0f ns",
 		 p->switches, p->switch_ns);
-	lat_term(m, "nic_rx", p->nic_ns, "the receiving NIC's pipeline (%.0f ns)%.0s", p->nic_ns,
+	lat_term(m, "nic_rx", p->nic_ns, "the receiving NIC's pipeline (%.0f ns)", p->nic_ns,
 		 0);
 	lat_term(m, "payload_write", rtt / 2 + gpu, "the NIC's posted write lands: half a round "
 		 "trip (%.0f ns) and the GPU path (%.0f ns)", rtt / 2, gpu);
