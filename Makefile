@@ -93,6 +93,7 @@ help:
 	@echo "make unit         Check suites under ASan/UBSan, the GPU suite on the CUDA double, tests/cli.sh,"
 	@echo "                  tests/layers.py (module floors), tests/api.sh (exports, headers, pkg-config),"
 	@echo "                  completion, promtool rule tests, systemd-analyze of the units"
+	@echo "make quick        the inner loop: build, the Check suites (ASan/UBSan), tests/cli.sh"
 	@echo "make valgrind     tests/cli.sh with every run under valgrind"
 	@echo "make vm           the real-kernel VM scenarios (one and two guests), then make oracle N=$(ORACLE_N)"
 	@echo "make oracle       the property tier: N random cases (default $(ORACLE_N)) with SEED (default new),"
@@ -109,7 +110,8 @@ help:
 	@echo "make bench        ratios against perftest, ethtool/rdma and dcb/ip, measured in one run"
 	@echo "make install      install into DESTDIR/PREFIX (default $(PREFIX))"
 
-# Installs what is missing, once; as root (CI) or through sudo. The test tools include daemons
+# Installs what is missing, once; as root (CI) or through sudo (bootstrap --root, the one rule
+# for every step that needs root). The test tools include daemons
 # (prometheus, node_exporter, slurmd, munged): a policy-rc.d for the install's duration keeps
 # their packages from starting them.
 define apt_install
@@ -117,19 +119,14 @@ define apt_install
 		grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "  DEPS   installing:" $$missing; \
-		sudo=; [ "$$(id -u)" = 0 ] || sudo=sudo; \
-		if [ -n "$$sudo" ] && ! command -v sudo >/dev/null; then \
-			echo "make: need root to install: $$missing; run as root, or install sudo" \
-				"(as root: apt-get install sudo && adduser $$(id -un) sudo)" >&2; \
-			exit 1; \
-		fi; \
+		root="sh $(CURDIR)/bootstrap --root"; $$root true || exit 1; \
 		pol=/usr/sbin/policy-rc.d; own=; \
-		if [ ! -e $$pol ]; then printf '#!/bin/sh\nexit 101\n' | $$sudo tee $$pol >/dev/null && \
-			$$sudo chmod 0755 $$pol && own=1; fi; \
-		$$sudo apt-get update -qq && \
-		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		if [ ! -e $$pol ]; then printf '#!/bin/sh\nexit 101\n' | $$root tee $$pol >/dev/null && \
+			$$root chmod 0755 $$pol && own=1; fi; \
+		$$root apt-get update -qq && \
+		$$root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
 			--no-install-recommends $$missing >/dev/null; rc=$$?; \
-		[ -z "$$own" ] || $$sudo rm -f $$pol; [ $$rc = 0 ] || exit 1; \
+		[ -z "$$own" ] || $$root rm -f $$pol; [ $$rc = 0 ] || exit 1; \
 	fi
 endef
 
@@ -296,10 +293,12 @@ $(B)/libfakecuda.so: tests/gpu/fakecuda.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) -std=c11 $(WARN) $(CFLAGS) -fPIC -shared -o $@ $<
 
+# The suites run in this many processes at once (tests/unit/main.c); 1: one runner, in order.
+UNIT_JOBS	?= $(shell nproc)
 unit: deps-check $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so $(B)/libnodrop.so.$(SOVERSION)
 	$(call msg,TEST,unit)
 	$(Q)ND_FIXTURES=tests/fixtures ND_NODROP=$(B)/nodrop ND_FAKECUDA=$(B)/libfakecuda.so \
-		$(B)/san/unit
+		ND_UNIT_JOBS=$(UNIT_JOBS) $(B)/san/unit
 	@# check-gpu's own suite on the driver double, so a GPU host finds it working
 	$(Q)ND_GPU=1 NODROP_LIBCUDA=$(B)/libfakecuda.so CK_RUN_SUITE=gen_gpu CK_VERBOSITY=silent \
 		$(B)/san/unit
@@ -318,6 +317,19 @@ unit: deps-check $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so $(B)/libnodrop.so
 	@sed 's/^/prometheus rules: /' $(B)/prometheus.log | tail -1
 	$(Q)tests/units.sh $(B) >$(B)/units.log || { grep -v '^ok' $(B)/units.log; exit 1; }
 	@grep -o 'nodrop-[^ ]*: exposure [0-9.]* [A-Z]*' $(B)/units.log | sed 's/^/units: /'
+
+# The inner loop: what changed built (on every core), the Check suites under ASan/UBSan and the
+# CLI tier; `make check` runs everything.
+.PHONY: quick
+quick: deps-check
+	$(Q)$(MAKE) --no-print-directory -j$$(nproc) $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so
+	$(call msg,TEST,unit)
+	$(Q)ND_FIXTURES=tests/fixtures ND_NODROP=$(B)/nodrop ND_FAKECUDA=$(B)/libfakecuda.so \
+		ND_UNIT_JOBS=$(UNIT_JOBS) $(B)/san/unit >$(B)/quick-unit.log || \
+		{ grep -v '^100%\|^Running' $(B)/quick-unit.log; exit 1; }
+	@tail -1 $(B)/quick-unit.log | sed 's/^/  unit: /'
+	$(Q)tests/cli.sh $(B)/nodrop >$(B)/quick-cli.log || { grep -v '^ok' $(B)/quick-cli.log; exit 1; }
+	@tail -1 $(B)/quick-cli.log | sed 's/^/  cli: /'
 
 valgrind: deps-check $(B)/nodrop
 	$(Q)ND_VALGRIND=1 tests/cli.sh $(B)/nodrop
@@ -368,8 +380,9 @@ vm-stress2: deps-check deps-vm $(B)/nodrop
 	$(call vm_scenario,stress2,-n 2 -t 600)
 
 # The Ansible role contrib/ansible/roles/nodrop through contrib/ansible/site.yml, on nicsim ports.
+# Each ansible-playbook run took 4-5 min under TCG on a slow host: four of them, with room.
 vm-ansible: deps-check deps-vm nicsim $(B)/nodrop
-	$(call vm_scenario,ansible,-t 900)
+	$(call vm_scenario,ansible,-t 2400)
 
 # Twice: on one vCPU both ranks and soft-RoCE's transport (kernel work, most of it) share the
 # CPU, so its per-packet cost sets both tools' rate; on two, as on a host, they need not.
@@ -433,7 +446,18 @@ report-check: deps-check deps-report $(B)/nodrop
 		{ grep -v '^ok' $(B)/report.log; exit 1; }
 	@grep -E 'screenshot|passed' $(B)/report.log | sed 's/^/  report: /'
 
-check: all unit valgrind vm fuzz-smoke report-check
+# The tiers one after the other, each timed; the table of times (tests/times.sh) ends the run,
+# a failed one too.
+CHECK_TIERS	:= all unit valgrind vm fuzz-smoke report-check
+check:
+	@mkdir -p $(B) && : >$(B)/times.tsv
+	$(Q)export ND_TIMES=$(abspath $(B)/times.tsv); for t in $(CHECK_TIERS); do \
+		s=$$(date +%s); rc=0; $(MAKE) --no-print-directory $$t || rc=$$?; \
+		[ $$rc = 0 ] || t="$$t (failed)"; \
+		printf 'tier %s\t%s\n' "$$t" $$(( $$(date +%s) - s )) >>$$ND_TIMES; \
+		[ $$rc = 0 ] || { tests/times.sh $$ND_TIMES; exit $$rc; }; \
+	done
+	@tests/times.sh $(B)/times.tsv
 	@echo "make check: all tiers passed"
 
 # The Debian packages (debian/): dpkg-buildpackage from a copy of the tree as git sees it, lintian

@@ -11,6 +11,8 @@
 # Usage: tests/fresh/run.sh
 #   ND_FRESH_KEEP=1  keep the chroot afterwards (build/fresh/root) for a look inside
 #   ND_FRESH_DEB=only  the Debian packages' part alone; ND_FRESH_DEB=0 skips it
+#   ND_FRESH_SUDO=1    first, a sudo user runs the first README command on the bare system;
+#                      ND_FRESH_SUDO=only that part alone (then stop); default 0 (off)
 # The bare system is cached as build/fresh/minbase.tar after the first debootstrap (it is what
 # debootstrap makes, nothing added); `rm build/fresh/minbase.tar` to make it anew.
 set -euo pipefail
@@ -89,11 +91,15 @@ in_chroot() {
 }
 
 # step DESC CMD: run CMD in the chroot, log its output, print its time; a failure is counted
+# step DESC CMD [show]: show also prints the command's output as it comes (the README's
+# commands: CI runs `make check` nowhere else, so its tiers' counts are read here)
 step() {
-	local desc=$1 cmd=$2 t0 t1 rc
+	local desc=$1 cmd=$2 show=${3:-} t0 t1 rc
 	t0=$(date +%s)
 	echo "### $desc: $cmd" >>"$log"
-	if in_chroot "$cmd" >>"$log" 2>&1; then rc=0; else rc=$?; fi
+	if [ -n "$show" ]; then
+		if in_chroot "$cmd" 2>&1 | tee -a "$log"; then rc=0; else rc=${PIPESTATUS[0]}; fi
+	elif in_chroot "$cmd" >>"$log" 2>&1; then rc=0; else rc=$?; fi
 	t1=$(date +%s)
 	if [ "$rc" = 0 ]; then
 		passes=$((passes + 1))
@@ -105,6 +111,8 @@ step() {
 	fi
 	return "$rc"
 }
+
+apt_in='apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq'
 
 # The commands under README's "Two commands for a newcomer": the first sh block, comments off.
 readme_commands() {
@@ -160,8 +168,23 @@ deb=${ND_FRESH_DEB:-1}
 if [ "$deb" != only ]; then
 mapfile -t cmds < <(readme_commands)
 [ "${#cmds[@]}" = 2 ] || die "README.md's newcomer block has ${#cmds[@]} commands, want 2: ${cmds[*]}"
+
+# First, on the bare system, a user of the sudo group (passwordless, as cloud images make
+# them): README's first command, then every package step of make check, so each step that
+# needs root (the Makefile's installs, the VM tier's kernel and headers) goes through sudo
+# before root has installed anything. Root then runs both commands in its own copy.
+if [ "${ND_FRESH_SUDO:-0}" != 0 ]; then
+	step "a user 'dev' in the sudo group" \
+		"$apt_in --no-install-recommends sudo >/dev/null && useradd -m -G sudo dev &&
+		 echo 'dev ALL=(ALL) NOPASSWD: ALL' >/etc/sudoers.d/dev && cp -a $src /home/dev/ &&
+		 chown -R dev:dev /home/dev/${src##*/}" || die "could not make the sudo user; log: $log"
+	step "README as dev (sudo)" "su dev -c 'cd ~/${src##*/} && ${cmds[0]} &&
+		 make deps-check deps-vm deps-mpi deps-fuzz deps-report deps-deb'" show ||
+		die "the README's '${cmds[0]}' failed for a sudo user on a bare Debian 12; log: $log"
+	[ "${ND_FRESH_SUDO:-0}" != only ] || exit 0
+fi
 for c in "${cmds[@]}"; do
-	step "README" "$c" || die "the README's command '$c' failed on a bare Debian 12; log: $log"
+	step "README" "$c" show || die "the README's command '$c' failed on a bare Debian 12; log: $log"
 done
 
 # order 1: build, then install with another PREFIX (a staged install, copied in as a package)
@@ -200,7 +223,6 @@ fresh_root() {
 debs() {	# the binary packages, no debug symbols
 	find "$1" -maxdepth 1 -name '*_*.deb' ! -name '*-dbgsym_*'
 }
-apt_in='apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq'
 pkgs_now="dpkg-query -W -f='\${Package} \${Version}\n' | sort"
 if [ "$deb" != 0 ]; then
 	rm -rf "$cache" "$work/debs"

@@ -140,14 +140,18 @@ echo clear >$DBG/nicsim0/fault
 echo clear >$DBG/nicsim1/fault
 
 # --- kill -9 half way, then rollback ---
-NODROP_STEP_DELAY_MS=400 "$ND" apply --state-dir $STATE --dev nicsim0 --dev nicsim1 $P/lossless.yaml \
-	>/dev/null 2>&1 &
+# A step a second: the journal turns in-progress just before the first step's delay, so 1.5 s
+# later one step has reached the kernel and the next has not. (Polling snap_all for the first
+# change missed the window: a snapshot is a dozen dcb and ip runs, seconds under TCG, and on a
+# slower host the whole apply finished within two of them.)
+NODROP_STEP_DELAY_MS=1000 "$ND" apply --state-dir $STATE --dev nicsim0 --dev nicsim1 \
+	$P/lossless.yaml >/dev/null 2>&1 &
 pid=$!
-# wait until the journal is written and at least one step has reached the kernel
-for i in $(seq 100); do
-	[ "$(snap_all)" != "$pre" ] && break
-	sleep 0.1
+for i in $(seq 400); do
+	grep -qs '"status":"in-progress"' $STATE/journal.json && break
+	sleep 0.05
 done
+sleep 1.5
 kill -9 $pid
 wait $pid 2>/dev/null
 mid=$(snap_all)

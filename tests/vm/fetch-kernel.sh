@@ -35,13 +35,18 @@ missing_pkgs() {
 	done
 }
 
-# Run an apt-get command; on failure refresh the package lists once and retry,
-# so a fresh machine (no lists yet) works and a warm one never hits the net.
+# What needs root (apt-get update and install) goes through the project's one rule: itself as
+# root, else sudo, else a message saying what to do (bootstrap --root).
+as_root() { sh "$repo/bootstrap" --root "$@"; }
+
+# Run an apt-get command (as_root apt-get ... where it needs root); on failure refresh the
+# package lists once and retry, so a fresh machine (no lists yet) works and a warm one never
+# hits the net.
 apt_retry() {
-	apt-get -q "$@" >&2 && return 0
-	say "apt-get $1 failed; running apt-get update and retrying"
-	apt-get -q update >&2
-	apt-get -q "$@" >&2
+	"$@" >&2 && return 0
+	say "$* failed; running apt-get update and retrying"
+	as_root apt-get -q update >&2
+	"$@" >&2
 }
 
 install_pkgs() {
@@ -50,7 +55,8 @@ install_pkgs() {
 	[ -z "$need" ] && return 0
 	say "installing: ${need//$'\n'/ }"
 	# shellcheck disable=SC2086 # one word per package
-	apt_retry install -y --no-install-recommends $need
+	apt_retry as_root env DEBIAN_FRONTEND=noninteractive apt-get -q install -y \
+		--no-install-recommends $need
 }
 
 # The ABI version linux-image-amd64 points at (e.g. 6.1.0-56-amd64).
@@ -64,7 +70,7 @@ resolve_version() {
 	local v
 	v=$(candidate_version)
 	if [ -z "$v" ]; then
-		apt-get -q update >&2
+		as_root apt-get -q update >&2
 		v=$(candidate_version)
 	fi
 	[ -n "$v" ] || { say "cannot resolve linux-image-amd64"; return 1; }
@@ -97,8 +103,9 @@ extract_kernel() {
 	local ver=$1 debs=$cache/debs tmp=$cache/kernel.tmp
 	mkdir -p "$debs"
 	rm -f "$debs"/linux-image-*.deb
-	# Sandbox user root: _apt may not write into the cache directory.
-	(cd "$debs" && apt_retry download "linux-image-$ver" -o APT::Sandbox::User=root)
+	# Downloaded as the user running this: _apt may not write into the cache directory.
+	(cd "$debs" && apt_retry apt-get -q download "linux-image-$ver" \
+		-o APT::Sandbox::User="$(id -un)")
 	rm -rf "$tmp"
 	say "extracting linux-image-$ver"
 	dpkg-deb -x "$debs"/linux-image-"$ver"_*.deb "$tmp"

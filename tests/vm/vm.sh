@@ -306,6 +306,12 @@ cleanup() {
 	rm -rf "$run"
 }
 
+# make check's table of times (ND_TIMES names it): the scenario's wall time, boots included.
+finish() {
+	cleanup
+	[ -z "${ND_TIMES:-}" ] || printf 'vm %s\t%s\n' "${script##*/}" "$SECONDS" >>"$ND_TIMES"
+}
+
 # Two guests' wire is one TCP connection on the host. Every second: the time since the guests
 # started, then the bytes on their way to guest 0 and to guest 1 (what one side's QEMU wrote and
 # the other's has not read yet), so a failed run can tell a guest whose QEMU stopped taking
@@ -412,7 +418,7 @@ main() {
 	initrd=$(initrd_path)
 	pick_kernel
 	prepare_outdir
-	trap cleanup EXIT
+	trap finish EXIT
 	trap 'exit 130' INT TERM
 	attempt && return
 	rc=$?

@@ -5,7 +5,7 @@
 # Usage: tests/vm/nicsim/build.sh [KVER]
 #   KVER defaults to build/vm/kernel/VERSION when present (the kernel the VM
 #   runner boots), else to the version linux-image-amd64 depends on.
-#   Installs linux-headers-KVER with apt-get (needs root) when
+#   Installs linux-headers-KVER with apt-get (as root or through sudo) when
 #   /usr/src/linux-headers-KVER is missing. Builds in build/vm/nicsim/ (the
 #   sources are copied there) and does nothing when the module is up to date.
 #   Build output goes to stderr; the last line on stdout is the .ko path.
@@ -17,6 +17,7 @@ out=$repo/build/vm/nicsim
 sources="nicsim.h nicsim_main.c nicsim_dcb.c nicsim_ethtool.c nicsim_debugfs.c Kbuild"
 
 say() { echo "nicsim-build: $*" >&2; }
+as_root() { sh "$repo/bootstrap" --root env DEBIAN_FRONTEND=noninteractive "$@"; }
 die() {
 	say "$*"
 	exit 1
@@ -38,11 +39,11 @@ default_kver() {
 ensure_headers() {
 	local kver=$1 pkg=linux-headers-$1
 	[ -d "/usr/src/linux-headers-$kver" ] && return
-	[ "$(id -u)" -eq 0 ] || die "/usr/src/linux-headers-$kver is missing; install $pkg (as root)"
 	say "installing $pkg"
-	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$pkg" >&2; then
-		DEBIAN_FRONTEND=noninteractive apt-get update >&2 || true
-		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$pkg" >&2 ||
+	# as root, else through sudo: the project's one rule (bootstrap --root)
+	if ! as_root apt-get install -y --no-install-recommends "$pkg" >&2; then
+		as_root apt-get update >&2 || true
+		as_root apt-get install -y --no-install-recommends "$pkg" >&2 ||
 			die "could not install $pkg"
 	fi
 	[ -d "/usr/src/linux-headers-$kver" ] || die "$pkg installed but /usr/src/linux-headers-$kver is missing"
