@@ -295,10 +295,12 @@ $(B)/libfakecuda.so: tests/gpu/fakecuda.c
 
 # The suites run in this many processes at once (tests/unit/main.c); 1: one runner, in order.
 UNIT_JOBS	?= $(shell nproc)
+UNIT_ENV	= ND_FIXTURES=tests/fixtures ND_NODROP=$(B)/nodrop ND_FAKECUDA=$(B)/libfakecuda.so \
+		  ND_UNIT_JOBS=$(UNIT_JOBS)
+
 unit: deps-check $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so $(B)/libnodrop.so.$(SOVERSION)
 	$(call msg,TEST,unit)
-	$(Q)ND_FIXTURES=tests/fixtures ND_NODROP=$(B)/nodrop ND_FAKECUDA=$(B)/libfakecuda.so \
-		ND_UNIT_JOBS=$(UNIT_JOBS) $(B)/san/unit
+	$(Q)$(UNIT_ENV) $(B)/san/unit
 	@# check-gpu's own suite on the driver double, so a GPU host finds it working
 	$(Q)ND_GPU=1 NODROP_LIBCUDA=$(B)/libfakecuda.so CK_RUN_SUITE=gen_gpu CK_VERBOSITY=silent \
 		$(B)/san/unit
@@ -324,8 +326,7 @@ unit: deps-check $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so $(B)/libnodrop.so
 quick: deps-check
 	$(Q)$(MAKE) --no-print-directory -j$$(nproc) $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so
 	$(call msg,TEST,unit)
-	$(Q)ND_FIXTURES=tests/fixtures ND_NODROP=$(B)/nodrop ND_FAKECUDA=$(B)/libfakecuda.so \
-		ND_UNIT_JOBS=$(UNIT_JOBS) $(B)/san/unit >$(B)/quick-unit.log || \
+	$(Q)$(UNIT_ENV) $(B)/san/unit >$(B)/quick-unit.log || \
 		{ grep -v '^100%\|^Running' $(B)/quick-unit.log; exit 1; }
 	@tail -1 $(B)/quick-unit.log | sed 's/^/  unit: /'
 	$(Q)tests/cli.sh $(B)/nodrop >$(B)/quick-cli.log || { grep -v '^ok' $(B)/quick-cli.log; exit 1; }

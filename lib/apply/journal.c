@@ -336,37 +336,6 @@ void nd_journal_free(struct nd_journal *j)
 	memset(j, 0, sizeof(*j));
 }
 
-/* All of @path, NUL-terminated: -errno of the open or the read, -EFBIG when over the limit. */
-static int read_text(const char *path, char **text, size_t *len)
-{
-	FILE *f = fopen(path, "re");
-	int ret = 0;
-
-	*text = NULL;
-	*len = 0;
-	if (!f)
-		return -errno;
-	*text = malloc(JOURNAL_MAX_BYTES + 1);
-	if (!*text) {
-		fclose(f);
-		return -ENOMEM;
-	}
-	*len = fread(*text, 1, JOURNAL_MAX_BYTES + 1, f);
-	if (ferror(f))
-		ret = errno ? -errno : -EIO;
-	else if (*len > JOURNAL_MAX_BYTES)
-		ret = -EFBIG;
-	fclose(f);
-	if (ret) {
-		free(*text);
-		*text = NULL;
-		*len = 0;
-		return ret;
-	}
-	(*text)[*len] = '\0';
-	return 0;
-}
-
 /*
  * A name the kernel would take for a netdev (dev_valid_name), and no control characters, which
  * no tool names a port with: the journal names real ports, and messages print the name.
@@ -541,11 +510,11 @@ int nd_journal_load(const char *path, struct nd_journal *j, struct nd_err *e)
 	int ret;
 
 	memset(j, 0, sizeof(*j));
-	ret = read_text(path, &text, &len);
+	ret = nd_file_read(path, JOURNAL_MAX_BYTES, &text, &len, NULL);
 	if (ret == -ENOENT)
 		return nd_err_set(e, ret, "no journal at %s: nothing was applied with this state "
 				  "directory (see --state-dir)", path);
-	if (ret == -EFBIG) {
+	if (ret == -E2BIG) {
 		nd_err_set(e, -EBADMSG, "over %d MiB, larger than any journal nodrop writes",
 			   JOURNAL_MAX_BYTES >> 20);
 		return journal_refuse(e, path);
@@ -564,11 +533,11 @@ int nd_journal_begin(const char *path, const char *profile, struct nd_journal_pr
 	int ret;
 
 	memset(prev, 0, sizeof(*prev));
-	ret = read_text(path, &prev->text, &prev->len);
+	ret = nd_file_read(path, JOURNAL_MAX_BYTES, &prev->text, &prev->len, NULL);
 	if (ret == -ENOMEM)
 		return nd_err_set(e, ret, "out of memory");
-	if (ret == -EFBIG)
-		return nd_err_set(e, ret, "cannot keep the journal %s: over %d MiB; move it away",
+	if (ret == -E2BIG)
+		return nd_err_set(e, -EFBIG, "cannot keep the journal %s: over %d MiB; move it away",
 				  path, JOURNAL_MAX_BYTES >> 20);
 	if (ret && ret != -ENOENT)
 		return nd_err_set(e, ret, "cannot read the journal %s: %s", path, strerror(-ret));
