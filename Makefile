@@ -381,7 +381,7 @@ vm-stress2: deps-check deps-vm $(B)/nodrop
 	$(call vm_scenario,stress2,-n 2 -t 600)
 
 # The Ansible role contrib/ansible/roles/nodrop through contrib/ansible/site.yml, on nicsim ports.
-# Each ansible-playbook run took 4-5 min under TCG on a slow host: four of them, with room.
+# Its five ansible-playbook runs took 2-4.5 min each under TCG on a slow host (966 s): with room.
 vm-ansible: deps-check deps-vm nicsim $(B)/nodrop
 	$(call vm_scenario,ansible,-t 2400)
 
