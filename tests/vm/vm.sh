@@ -4,13 +4,17 @@
 # project's build as they are. How the guest is put together: initramfs-init.sh and
 # guest-main.sh beside this file; the helpers scenarios use: guest-lib.sh.
 #
-# Usage: tests/vm/vm.sh [-o OUTDIR] [-t TIMEOUT_S] [-n NGUESTS] SCRIPT [ARGS...]
+# Usage: tests/vm/vm.sh [-o OUTDIR] [-t TIMEOUT_S] [-n NGUESTS] [-H] SCRIPT [ARGS...]
 #   -o OUTDIR    results: rc, console.log (per guest in OUTDIR/gN/ when N > 1);
 #                shared writable into the guest at /out.
 #                Default: a fresh directory under build/vm/out/.
 #   -t TIMEOUT_S wall-clock limit for the whole run (default 300); on expiry
 #                QEMU is killed and vm.sh exits 124.
 #   -n NGUESTS   guests joined on one virtual wire (eth0), default 1.
+#   -H           host-driven: SCRIPT runs on the host, at native speed, and the one
+#                guest serves what needs its kernel (tests/vm/serve.sh; the host
+#                sends it through tests/vm/host-lib.sh). SCRIPT's status is the run's
+#                unless the guest failed.
 #
 # Each guest runs `bash SCRIPT ARGS` as root, cwd = repository root, with:
 #   ND_VM_INDEX   guest index, 0-based        ND_VM_NGUESTS  number of guests
@@ -57,12 +61,13 @@ is_uint() { case $1 in '' | *[!0-9]*) return 1 ;; esac }
 
 parse_args() {
 	local opt
-	outdir="" timeout_s=300 nguests=1
-	while getopts "o:t:n:h" opt; do
+	outdir="" timeout_s=300 nguests=1 hostside=0
+	while getopts "o:t:n:Hh" opt; do
 		case $opt in
 		o) outdir=$OPTARG ;;
 		t) timeout_s=$OPTARG ;;
 		n) nguests=$OPTARG ;;
+		H) hostside=1 ;;
 		h) usage 0 ;;
 		*) usage 2 ;;
 		esac
@@ -70,12 +75,17 @@ parse_args() {
 	shift $((OPTIND - 1))
 	[ $# -ge 1 ] || usage 2
 	if ! is_uint "$timeout_s" || [ "$timeout_s" -eq 0 ] ||
-		! is_uint "$nguests" || [ "$nguests" -eq 0 ] || [ "$nguests" -gt 64 ]; then
+		! is_uint "$nguests" || [ "$nguests" -eq 0 ] || [ "$nguests" -gt 64 ] ||
+		{ [ "$hostside" = 1 ] && [ "$nguests" -ne 1 ]; }; then
 		usage 2
 	fi
 	script=$(realpath -e "$1" 2>/dev/null) || { say "no such script: $1"; exit 2; }
 	shift
 	args=("$@")
+	if [ "$hostside" = 1 ]; then
+		hscript=$script hargs=("${args[@]}")
+		script=$here/serve.sh
+	fi
 	# the repository is bound back into the guest wherever it lies (CI may clone under /tmp)
 	case $script in "$repo"/*) ;; *) check_visible "$script" ;; esac
 }
@@ -418,6 +428,10 @@ main() {
 	initrd=$(initrd_path)
 	pick_kernel
 	prepare_outdir
+	if [ "$hostside" = 1 ]; then
+		check_visible "$outdir/"
+		args=("$outdir")
+	fi
 	trap finish EXIT
 	trap 'exit 130' INT TERM
 	attempt && return
@@ -444,6 +458,7 @@ attempt() {
 	run=$(mktemp -d "$cache/run.XXXXXX")
 	pipes=() wire_watcher=""
 	pick_wire
+	[ "$hostside" = 0 ] || { rm -rf "$outdir/relay" && mkdir "$outdir/relay"; }
 	for ((i = 0; i < nguests; i++)); do
 		start_guest "$i"
 		if [ "$i" -eq 0 ] && [ "$nguests" -eq 2 ]; then wait_listener; fi
@@ -452,10 +467,26 @@ attempt() {
 		watch_wire >"$outdir/wire.log" &
 		wire_watcher=$!
 	fi
+	[ "$hostside" = 0 ] || drive
 	wait_guests
 	kill "$wire_watcher" 2>/dev/null || true
 	wire_watcher=""
+	[ "$hostside" = 0 ] || [ "$hrc" = 0 ] || { collect || true; return "$hrc"; }
 	collect
+}
+
+# -H: the scenario on the host while the guest serves; relay/stop ends the guest's server, and
+# a guest that ends first (crashed, timed out) makes the host's requests fail at once.
+drive() {
+	local watcher
+	while [ ! -e "$run/g0.status" ]; do sleep 0.2; done && touch "$outdir/relay/stop" &
+	watcher=$!
+	hrc=0
+	ND_OUT=$outdir ND_VM_RELAY=$outdir/relay ND_VM_REPO=$repo \
+		timeout -k 5 "$timeout_s" bash "$hscript" "${hargs[@]}" || hrc=$?
+	[ "$hrc" != 124 ] || say "the host's side timed out after ${timeout_s}s"
+	touch "$outdir/relay/stop"
+	kill "$watcher" 2>/dev/null || true
 }
 
 main "$@"
