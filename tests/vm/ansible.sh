@@ -44,6 +44,10 @@ ns() {
 	fi
 }
 
+# unshare makes the namespace's mounts private, which needs / to be a mount point: in a chroot
+# whose root is a plain directory it cannot, and the plays would touch the host's /etc
+why=$(ns true 2>&1) ||
+	{ nd_vm_fail "no private mount namespace for the plays (${why##*$'\n'}); in a chroot, make its root a mount point: mount --bind ROOT ROOT"; nd_vm_done; }
 nd_vm_serving || { nd_vm_fail "the guest never served"; nd_vm_done; }
 nd_vm_g nd_vm_nicsim_load 3 || { nd_vm_fail "nicsim"; nd_vm_done; }
 for dev in nicsim0 nicsim1 nicsim2; do $IP link set "$dev" up; done
