@@ -61,8 +61,8 @@ nd_vm_g bash -c 'mkdir -p /run/etc-ovl/upper /run/etc-ovl/work &&
 	mkdir -p /etc/nodrop && mount --bind "$1" /etc/nodrop' _ "$U/upper/nodrop" ||
 	{ nd_vm_fail "the guest's /etc/nodrop"; nd_vm_done; }
 # nodrop_bin: build/nodrop, run in the guest
-printf '#!/bin/bash\nND_VM_RELAY=%q\n. %q\nnd_vm_g %q "$@"\n' "$ND_VM_RELAY" \
-	"$ND_VM_REPO/tests/vm/host-lib.sh" "$ND" >"$A/nodrop"
+printf '#!/bin/bash\nND_VM_RELAY=%q ND_VM_QEMU_UID=%q exec %q %q "$@"\n' "$ND_VM_RELAY" \
+	"$(id -u)" "$ND_VM_REPO/tests/vm/in-guest.sh" "$ND" >"$A/nodrop"
 chmod 0755 "$A/nodrop"
 
 : >"$LOG"
