@@ -465,12 +465,7 @@ check-build: deps-check deps-vm deps-mpi deps-fuzz deps-report nicsim
 # The host-only tiers, one after the other on one core; check runs them beside vm-one.
 CHECK_HOST	:= unit valgrind fuzz-smoke report-check
 check-host:
-	$(Q)for t in $(CHECK_HOST); do \
-		s=$$(date +%s); rc=0; $(MAKE) --no-print-directory $$t UNIT_JOBS=1 || rc=$$?; \
-		[ $$rc = 0 ] || t="$$t (failed)"; \
-		printf 'tier %s\t%s\n' "$$t" $$(( $$(date +%s) - s )) >>$$ND_TIMES; \
-		[ $$rc = 0 ] || exit $$rc; \
-	done
+	$(Q)for t in $(CHECK_HOST); do MAKE="$(MAKE)" tests/tier.sh $$t UNIT_JOBS=1 || exit; done
 
 # check: the build, then two lanes at once: the scenarios of one guest each (vm-one) and the
 # host-only tiers (check-host, its output in $(B)/check-host.log, shown when both are done);
@@ -479,9 +474,7 @@ check-host:
 check:
 	@mkdir -p $(B) && : >$(B)/times.tsv
 	$(Q)export ND_TIMES=$(abspath $(B)/times.tsv); t0=$$(date +%s); \
-	tier() { s=$$(date +%s); rc=0; $(MAKE) --no-print-directory $$1 || rc=$$?; \
-		t=$$1; [ $$rc = 0 ] || t="$$1 (failed)"; \
-		printf 'tier %s\t%s\n' "$$t" $$(( $$(date +%s) - s )) >>$$ND_TIMES; return $$rc; }; \
+	tier() { MAKE="$(MAKE)" tests/tier.sh "$$@"; }; \
 	wall() { printf 'wall\t%s\n' $$(( $$(date +%s) - t0 )) >>$$ND_TIMES; tests/times.sh $$ND_TIMES; }; \
 	tier check-build || { wall; exit 1; }; \
 	$(MAKE) --no-print-directory check-host >$(B)/check-host.log 2>&1 & host=$$!; \

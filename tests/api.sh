@@ -60,8 +60,8 @@ done
 # Installed, as a user finds it: headers, .so, .a and nodrop.pc under a staging root. Built in
 # a directory of its own: PREFIX reaches what knows the data directory, and the build the other
 # tiers run (make check runs the VM scenarios beside this one) must not change under them.
-sum() { md5sum "$B/datadir.h" "$B/nodrop" 2>/dev/null; }
-before=$(sum)
+build_sums() { md5sum "$B/datadir.h" "$B/nodrop" 2>/dev/null; }
+before=$(build_sums)
 if ! make -s --no-print-directory B="$B/api" install DESTDIR="$tmp/root" PREFIX=/usr \
 	>"$tmp/install.log" 2>&1; then
 	bad "make install into a staging root: $(tail -3 "$tmp/install.log")"
@@ -114,10 +114,10 @@ else
 		fi
 	done
 fi
-if [ "$(sum)" = "$before" ] && ! grep -q '"/usr/share/nodrop"' "$B/datadir.h"; then
+if [ "$(build_sums)" = "$before" ] && ! grep -q '"/usr/share/nodrop"' "$B/datadir.h"; then
 	ok "the staged install left $B as it was ($(grep -o '"[^"]*"' "$B/datadir.h" | tr '\n' ' '))"
 else
-	bad "the staged install changed $B: $(sum)"
+	bad "the staged install changed $B: $(build_sums)"
 fi
 echo "api: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -27,19 +27,17 @@ jqt() { # DESC JSON EXPR
 	fi
 }
 
-# The complete lines of a watch output so far (the last one may be half written).
-whole() { head -n "$(wc -l <"$1")" "$1"; }
-
-# wait_for FILE JQ-EXPR SECONDS: until some complete document of FILE satisfies the expression.
-# jq runs again only when a line was added (a watch writes one a second, and under TCG each jq
-# takes half a second of the guest's one CPU, which the watch being judged needs).
+# wait_for FILE JQ-EXPR SECONDS: until some complete document of FILE satisfies the expression
+# (its complete lines: the last one may be half written). jq runs again only when a line was
+# added (a watch writes one a second, and under TCG each jq takes half a second of the guest's
+# one CPU, which the watch being judged needs).
 wait_for() {
 	local end=$((SECONDS + $3)) n seen=-1
 	while :; do
 		n=$(wc -l <"$1")
 		if [ "$n" != "$seen" ]; then
 			seen=$n
-			whole "$1" | jq -e -s "any(.[]; $2)" >/dev/null 2>&1 && return 0
+			head -n "$n" "$1" | jq -e -s "any(.[]; $2)" >/dev/null 2>&1 && return 0
 		fi
 		[ "$SECONDS" -lt "$end" ] || return 1
 		sleep 0.1
