@@ -407,43 +407,58 @@ nicsim: deps-vm
 vm: vm-one vm-two
 
 # The scenarios of one guest each; they leave the host's second core free (check runs the
-# host-only tiers beside them).
-.PHONY: vm-one vm-two check-build check-host
-vm-one: deps-check deps-vm deps-mpi nicsim $(B)/nodrop $(B)/libfakecuda.so
+# host-only tiers beside them): the tool on nicsim and soft-RoCE (vm-nic), then what ships
+# around it, the Prometheus rules, the systemd units and the Ansible role (vm-contrib).
+.PHONY: vm-one vm-nic vm-contrib vm-two vm-wire check-build check-host
+vm-one: vm-nic vm-contrib
+vm-nic: deps-check deps-vm deps-mpi nicsim $(B)/nodrop $(B)/libfakecuda.so
 	$(Q)$(MAKE) --no-print-directory $(B)/nodrop-mpi.so
 	$(Q)set -e; for s in $(VM_SCENARIOS); do \
 		tests/vm/vm.sh -o $(B)/vm/out/$$(basename $$s .sh) $$s >$(B)/vm/$$(basename $$s .sh).log 2>&1 || \
 			tests/vm/failed.sh $(B)/vm/$$(basename $$s .sh).log $$s; \
 		tests/vm/summary.sh $(B)/vm/$$(basename $$s .sh).log $$s; \
 	done
+vm-contrib:
 	$(Q)$(MAKE) --no-print-directory vm-prometheus
 	$(Q)$(MAKE) --no-print-directory vm-units
 	$(Q)$(MAKE) --no-print-directory vm-ansible
 
 # Two guests at once (both cores): the wire scenarios and the property tier, run alone.
-vm-two: deps-check deps-vm deps-mpi nicsim $(B)/nodrop $(B)/libfakecuda.so
+vm-two: vm-wire
+	$(Q)$(MAKE) --no-print-directory oracle N=$(ORACLE_N) SEED=$(ORACLE_SEED)
+
+# The scenarios of two guests on one wire.
+vm-wire: deps-check deps-vm deps-mpi nicsim $(B)/nodrop $(B)/libfakecuda.so
 	$(Q)$(MAKE) --no-print-directory $(B)/nodrop-mpi.so
 	$(call vm_scenario,smoke2,-n 2)
 	$(call vm_scenario,triage2,-n 2)
 	$(Q)$(MAKE) --no-print-directory vm-stress2
 	$(Q)$(MAKE) --no-print-directory vm-slurm
-	$(Q)$(MAKE) --no-print-directory oracle N=$(ORACLE_N) SEED=$(ORACLE_SEED)
 
 # The property tier (tests/vm/oracle.py): seeded random profiles and start states, checked with
 # iproute2 as the oracle, in two guests at once. `make check` runs a fixed seed; `make oracle`
 # takes N (cases) and SEED (default: a new one, printed, so a failure reruns with SEED=).
+# oracle-0 and oracle-1 run the same two shares each in a guest of its own (make check runs one
+# in each of its lanes; the guests never talk to each other).
 ORACLE_N	?= 200
 ORACLE_SEED	?= 1125
-.PHONY: oracle
-oracle: deps-check deps-vm nicsim $(B)/nodrop
+# $(1): vm.sh's guests (-n 2) or the share's index (tests/vm/oracle.sh's INDEX); $(2): its name
+define oracle_run
 	$(Q)n=$(or $(N),$(ORACLE_N)); seed=$(or $(SEED),$$(date +%s)); \
-	printf '  %-6s %s\n' VM "tests/vm/oracle.sh: $$n cases, seed $$seed (make oracle SEED=$$seed N=$$n)"; \
-	tests/vm/vm.sh -n 2 -t $$((n * 4 + 300)) -o $(B)/vm/out/oracle tests/vm/oracle.sh $$seed $$n 2 \
-		>$(B)/vm/oracle.log 2>&1; rc=$$?; \
-	for g in $(B)/vm/out/oracle/g*/console.log; do \
+	printf '  %-6s %s\n' VM "tests/vm/oracle.sh: $$n cases$(if $(filter -n%,$(1)),, (share $(1) of 2)), seed $$seed (make oracle SEED=$$seed N=$$n)"; \
+	tests/vm/vm.sh $(if $(filter -n%,$(1)),$(1)) -t $$((n * 4 + 300)) -o $(B)/vm/out/$(2) \
+		tests/vm/oracle.sh $$seed $$n 2 $(if $(filter -n%,$(1)),,$(1)) >$(B)/vm/$(2).log 2>&1; rc=$$?; \
+	for g in $(B)/vm/out/$(2)/console.log $(B)/vm/out/$(2)/g*/console.log; do \
+		[ -f $$g ] || continue; \
 		grep -E '^(not ok|# case|oracle:|[0-9]+ passed)' $$g | grep -v '^oracle: seed [0-9]*, ' | tail -25; \
 	done; \
-	[ $$rc = 0 ] || { tail -20 $(B)/vm/oracle.log; echo "oracle failed: rerun with make oracle SEED=$$seed N=$$n"; exit 1; }
+	[ $$rc = 0 ] || { tail -20 $(B)/vm/$(2).log; echo "oracle failed: rerun with make oracle SEED=$$seed N=$$n"; exit 1; }
+endef
+.PHONY: oracle oracle-0 oracle-1
+oracle: deps-check deps-vm nicsim $(B)/nodrop
+	$(call oracle_run,-n 2,oracle)
+oracle-0 oracle-1: deps-check deps-vm nicsim $(B)/nodrop
+	$(call oracle_run,$(@:oracle-%=%),$@)
 
 # The HTML report in a real browser (Debian's Chromium, headless): DOM, network log, screenshots
 # in $(B)/report/.
@@ -462,27 +477,30 @@ check-build: deps-check deps-vm deps-mpi deps-fuzz deps-report nicsim
 	$(Q)$(MAKE) --no-print-directory -j$$(nproc) all $(B)/san/unit $(B)/san/nodrop \
 		$(B)/libfakecuda.so $(B)/nodrop-mpi.so $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 
-# The host-only tiers, one after the other on one core; check runs them beside vm-one.
+# The host-only tiers, one after the other on one core; check runs them beside vm-nic.
 CHECK_HOST	:= unit valgrind fuzz-smoke report-check
 check-host:
 	$(Q)for t in $(CHECK_HOST); do MAKE="$(MAKE)" tests/tier.sh $$t UNIT_JOBS=1 || exit; done
 
-# check: the build, then two lanes at once: the scenarios of one guest each (vm-one) and the
-# host-only tiers (check-host, its output in $(B)/check-host.log, shown when both are done);
-# then the two-guest scenarios and the property tier (vm-two), alone: they need both cores.
-# Each tier is timed; the table of times (tests/times.sh) ends the run, a failed one too.
+# check: the build, then two lanes at once, one core each: the scenarios on nicsim and soft-RoCE
+# (vm-nic), then one share of the property tier (oracle-0); the host-only tiers (check-host),
+# then the scenarios of what ships around the tool (vm-contrib) and the other share (oracle-1).
+# Lane two's output is in $(B)/check-lane2.log, shown when both are done. Then the two-guest
+# scenarios (vm-wire), alone: they need both cores. Each tier is timed; the table of times
+# (tests/times.sh) ends the run, a failed one too.
 check:
 	@mkdir -p $(B) && : >$(B)/times.tsv
 	$(Q)export ND_TIMES=$(abspath $(B)/times.tsv); t0=$$(date +%s); \
 	tier() { MAKE="$(MAKE)" tests/tier.sh "$$@"; }; \
 	wall() { printf 'wall\t%s\n' $$(( $$(date +%s) - t0 )) >>$$ND_TIMES; tests/times.sh $$ND_TIMES; }; \
 	tier check-build || { wall; exit 1; }; \
-	$(MAKE) --no-print-directory check-host >$(B)/check-host.log 2>&1 & host=$$!; \
-	tier vm-one; vrc=$$?; wait $$host; hrc=$$?; \
-	echo "  ---    the host-only tiers, run beside vm-one ($(B)/check-host.log):"; \
-	cat $(B)/check-host.log; \
-	[ $$vrc = 0 ] && [ $$hrc = 0 ] || { wall; exit 1; }; \
-	tier vm-two || { wall; exit 1; }; \
+	{ $(MAKE) --no-print-directory check-host && tier vm-contrib && \
+		tier oracle-1 SEED=$(ORACLE_SEED); } >$(B)/check-lane2.log 2>&1 & lane2=$$!; \
+	tier vm-nic && tier oracle-0 SEED=$(ORACLE_SEED); rc1=$$?; wait $$lane2; rc2=$$?; \
+	echo "  ---    lane two, run beside vm-nic and oracle-0 ($(B)/check-lane2.log):"; \
+	cat $(B)/check-lane2.log; \
+	[ $$rc1 = 0 ] && [ $$rc2 = 0 ] || { wall; exit 1; }; \
+	tier vm-wire || { wall; exit 1; }; \
 	wall
 	@echo "make check: all tiers passed"
 

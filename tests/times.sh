@@ -1,30 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # tests/times.sh FILE: the table make check ends with: each tier's wall time in the order they
-# ran ("tier NAME SECONDS" lines), the VM scenarios' under the vm tier ("vm SCRIPT SECONDS",
-# written by tests/vm/vm.sh), the total: the wall time when a "wall SECONDS" line says it (tiers
-# that ran side by side overlap), else their sum. A tier that failed is marked so.
+# ended ("tier NAME SECONDS" lines, from tests/tier.sh), under each the VM scenarios that ran in
+# it ("vm SCRIPT SECONDS TIER", from tests/vm/vm.sh), then the total: the wall time when a
+# "wall SECONDS" line says it (the lanes overlap), else the tiers' sum. A tier that failed is
+# marked so.
 [ -f "$1" ] || exit 0
 awk -F '\t' '
 	{ kind = $1; sub(/ .*/, "", kind); name = $1; sub(/^[^ ]* /, "", name) }
-	kind == "vm" { vm[++nvm] = name; vms[nvm] = $2; next }
-	kind == "tier" {
-		tier[++nt] = name; ts[nt] = $2; total += $2
-		# the scenarios written since the last VM tier ended are this one\47s
-		if (name ~ /^vm/) { from[nt] = done + 1; to[nt] = nvm; done = nvm }
-		next
-	}
+	kind == "vm" { t = $3; n[t]++; vm[t, n[t]] = name; vms[t, n[t]] = $2; next }
+	kind == "tier" { tier[++nt] = name; ts[nt] = $2; total += $2; next }
 	kind == "wall" { wall = $2; next }
 	END {
 		print "  TIME   wall time per tier (s)"
 		for (i = 1; i <= nt; i++) {
 			printf "  TIME   %-28s %5d\n", tier[i], ts[i]
-			if (tier[i] ~ /^vm/)
-				for (k = from[i]; k <= to[i]; k++)
-					printf "  TIME     %-26s %5d\n", vm[k], vms[k]
+			t = tier[i]
+			sub(/ \(failed\)$/, "", t)
+			for (k = 1; k <= n[t]; k++)
+				printf "  TIME     %-26s %5d\n", vm[t, k], vms[t, k]
 		}
 		if (wall != "")
-			printf "  TIME   %-28s %5d  (the tiers: %d s; check-host ran beside vm-one)\n",
+			printf "  TIME   %-28s %5d  (the tiers: %d s; the two lanes ran side by side)\n",
 				"total, wall clock", wall, total
 		else
 			printf "  TIME   %-28s %5d\n", "total", total

@@ -13,15 +13,20 @@ P=tests/vm/profiles
 STATE=/tmp/nodrop-state
 PORTS="nicsim0 nicsim1"
 
-# The whole observable DCB + MTU state of a port, as iproute2 sees it, canonical JSON.
+# The whole observable DCB + MTU state of a port, as iproute2 sees it: dcb's JSON of each object
+# as printed, then the link's MTU (its flags and state move with the flaps an apply causes). No jq
+# here: a snapshot is taken some forty times, and under TCG each jq costs half a second.
 snap() {
-	local dev=$1 obj
-	{
-		for obj in pfc ets app buffer maxrate dcbx; do
-			$DCB -j "$obj" show dev "$dev" 2>&1
-		done
-		$IP -j link show dev "$dev" | jq '.[0] | {mtu}'
-	} | jq -sSc .
+	local dev=$1 obj link
+	for obj in pfc ets app buffer maxrate dcbx; do
+		$DCB -j "$obj" show dev "$dev" 2>&1
+	done
+	link=$($IP -j link show dev "$dev" 2>&1)
+	if [[ $link =~ \"mtu\":([0-9]+) ]]; then
+		echo "mtu ${BASH_REMATCH[1]}"
+	else
+		echo "ip link: $link"
+	fi
 }
 
 snap_all() {

@@ -20,6 +20,8 @@ setup() {
 	# A fresh kernel has lo down; tests may rendezvous on 127.0.0.1.
 	/usr/sbin/ip link set lo up
 	mount_configfs || echo "nd-vm: configfs not available" >&2
+	# a FIFO nobody writes: `read -t` on it is a sleep that starts no process (serve.sh, jq)
+	mkfifo /run/nd-vm.tick
 }
 
 main() {

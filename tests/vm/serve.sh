@@ -14,9 +14,8 @@ set -u
 relay=$ND_OUT/relay
 mkdir -p "$relay"
 /usr/bin/mount --bind "$ND_OUT" "$1" || { echo "nd_vm: cannot bind /out at $1" >&2; exit 1; }
-# a FIFO held open both ways: `read -t` on it is a sleep that starts no process
-mkfifo /run/nd-serve.tick
-exec 9<>/run/nd-serve.tick
+# guest-main.sh's FIFO, held open both ways: `read -t` on it is a sleep that starts no process
+exec 9<>/run/nd-vm.tick
 touch "$relay/ready"
 n=0
 while [ ! -e "$relay/stop" ]; do

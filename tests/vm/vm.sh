@@ -161,7 +161,7 @@ write_job() {
 	printf 'export ND_VM_INDEX=%d ND_VM_NGUESTS=%d ND_VM_KVER=%q ND_OUT=/out\n' \
 		"$i" "$nguests" "$kver"
 	printf 'export ND_VM_MODDIR=%q ND_VM_REPO=%q\n' "$kdir" "$repo"
-	echo 'export PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb'
+	printf 'export PATH=%q:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb\n' "$here/guest-bin"
 	printf 'cd %q || exit 1\n' "$repo"
 	printf 'exec /bin/bash %q %q' "$here/guest-main.sh" "$script"
 	[ ${#args[@]} -eq 0 ] || printf ' %q' "${args[@]}"
@@ -315,15 +315,18 @@ wait_guests() {
 
 cleanup() {
 	stop_guests
+	[ -z "${jq_server:-}" ] || kill "$jq_server" 2>/dev/null || true
 	[ -z "${wire_watcher:-}" ] || kill "$wire_watcher" 2>/dev/null || true
 	rm -rf "$run"
 }
 
-# make check's table of times (ND_TIMES names it): the scenario's wall time, boots included.
+# make check's table of times (ND_TIMES names it): the scenario's wall time, boots included, and
+# the tier it ran in (ND_TIER, from tests/tier.sh).
 finish() {
 	cleanup
 	local name=${hscript:-$script}
-	[ -z "${ND_TIMES:-}" ] || printf 'vm %s\t%s\n' "${name##*/}" "$SECONDS" >>"$ND_TIMES"
+	[ -z "${ND_TIMES:-}" ] ||
+		printf 'vm %s\t%s\t%s\n' "${name##*/}" "$SECONDS" "${ND_TIER:-}" >>"$ND_TIMES"
 }
 
 # Two guests' wire is one TCP connection on the host. Every second: the time since the guests
@@ -463,6 +466,7 @@ attempt() {
 	pipes=() wire_watcher=""
 	pick_wire
 	[ "$hostside" = 0 ] || { rm -rf "$outdir/relay" && mkdir "$outdir/relay"; }
+	start_jq_server
 	for ((i = 0; i < nguests; i++)); do
 		start_guest "$i"
 		if [ "$i" -eq 0 ] && [ "$nguests" -eq 2 ]; then wait_listener; fi
@@ -477,6 +481,20 @@ attempt() {
 	wire_watcher=""
 	[ "$hostside" = 0 ] || [ "$hrc" = 0 ] || { collect || true; return "$hrc"; }
 	collect
+}
+
+# The guests' jq runs here (tests/vm/guest-bin/jq, tests/vm/host-jq.sh): under TCG each jq
+# costs its guest 0.5-1 s of CPU. Started before the guests, so the first jq finds it.
+start_jq_server() {
+	local i dirs=()
+	for ((i = 0; i < nguests; i++)); do dirs+=("$(guest_dir "$i")"); done
+	mkfifo "$run/tick"
+	"$here/host-jq.sh" "$run/tick" "${dirs[@]}" &
+	jq_server=$!
+	until [ -e "${dirs[-1]}/jq/ready" ]; do
+		kill -0 "$jq_server" 2>/dev/null || { say "tests/vm/host-jq.sh did not start"; exit 3; }
+		sleep 0.01
+	done
 }
 
 # -H: the scenario on the host while the guest serves; relay/stop ends the guest's server, and
