@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The host's side of the guests' jq (tests/vm/guest-bin/jq): runs each request a guest leaves in
 # its /out share (DIR/jq/ID.go, with ID.argv, the files it names and ID.in) with /usr/bin/jq
-# here, at native speed, and leaves ID.out, ID.err, then ID.rc for the guest to read. A request
-# the guest has read (ID.ack) is removed. Started and stopped by tests/vm/vm.sh, one server for
-# all of a run's guests; it also ends when vm.sh does.
+# here, at native speed, and leaves ID.out, ID.err, then ID.rc for the guest to read. Requests
+# and answers stay in DIR/jq for a look afterwards: nothing here removes or renames a file a guest
+# made (the guest's 9p client looks a file up again right after creating it, and a file gone
+# meanwhile fails its creation). Started and stopped by tests/vm/vm.sh, one server for all of a
+# run's guests; it also ends when vm.sh does.
 # Usage: tests/vm/host-jq.sh TICK_FIFO DIR...
 set -u
 
@@ -30,18 +32,17 @@ serve() { # DIR ID
 
 exec 9<>"$tick"
 shopt -s nullglob
+declare -A served
 parent=$PPID
 while kill -0 "$parent" 2>/dev/null; do
 	busy=0
 	for d; do
-		for f in "$d"/jq/*.go "$d"/jq/*.ack; do
-			id=${f##*/} id=${id%.*}
-			if [ "${f##*.}" = ack ]; then
-				rm -f "$d/jq/$id".*
-			elif [ ! -e "$d/jq/$id.rc" ]; then
-				serve "$d/jq" "$id"
-				busy=1
-			fi
+		for f in "$d"/jq/*.go; do
+			[ -z "${served[$f]:-}" ] || continue
+			served[$f]=1
+			id=${f##*/}
+			serve "$d/jq" "${id%.go}"
+			busy=1
 		done
 	done
 	[ "$busy" = 1 ] || read -r -t 0.005 -u 9 || true
