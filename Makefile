@@ -442,23 +442,26 @@ vm-wire: deps-check deps-vm deps-mpi nicsim $(B)/nodrop $(B)/libfakecuda.so
 # in each of its lanes; the guests never talk to each other).
 ORACLE_N	?= 200
 ORACLE_SEED	?= 1125
-# $(1): vm.sh's guests (-n 2) or the share's index (tests/vm/oracle.sh's INDEX); $(2): its name
+# $(1): vm.sh's options (-n 2 for both shares at once); $(2): the share's index, one guest of
+# its own (tests/vm/oracle.sh's INDEX); $(3): the name of its log and output directory
 define oracle_run
 	$(Q)n=$(or $(N),$(ORACLE_N)); seed=$(or $(SEED),$$(date +%s)); \
-	printf '  %-6s %s\n' VM "tests/vm/oracle.sh: $$n cases$(if $(filter -n%,$(1)),, (share $(1) of 2)), seed $$seed (make oracle SEED=$$seed N=$$n)"; \
-	tests/vm/vm.sh $(if $(filter -n%,$(1)),$(1)) -t $$((n * 4 + 300)) -o $(B)/vm/out/$(2) \
-		tests/vm/oracle.sh $$seed $$n 2 $(if $(filter -n%,$(1)),,$(1)) >$(B)/vm/$(2).log 2>&1; rc=$$?; \
-	for g in $(B)/vm/out/$(2)/console.log $(B)/vm/out/$(2)/g*/console.log; do \
+	printf '  %-6s %s\n' VM "tests/vm/oracle.sh: $$n cases$(if $(2), (share $(2) of 2)), seed $$seed \
+		(make oracle SEED=$$seed N=$$n)"; \
+	tests/vm/vm.sh $(1) -t $$((n * 4 + 300)) -o $(B)/vm/out/$(3) \
+		tests/vm/oracle.sh $$seed $$n 2 $(2) >$(B)/vm/$(3).log 2>&1; rc=$$?; \
+	for g in $(B)/vm/out/$(3)/console.log $(B)/vm/out/$(3)/g*/console.log; do \
 		[ -f $$g ] || continue; \
 		grep -E '^(not ok|# case|oracle:|[0-9]+ passed)' $$g | grep -v '^oracle: seed [0-9]*, ' | tail -25; \
 	done; \
-	[ $$rc = 0 ] || { tail -20 $(B)/vm/$(2).log; echo "oracle failed: rerun with make oracle SEED=$$seed N=$$n"; exit 1; }
+	[ $$rc = 0 ] || { tail -20 $(B)/vm/$(3).log; \
+		echo "oracle failed: rerun with make oracle SEED=$$seed N=$$n"; exit 1; }
 endef
 .PHONY: oracle oracle-0 oracle-1
 oracle: deps-check deps-vm nicsim $(B)/nodrop
-	$(call oracle_run,-n 2,oracle)
+	$(call oracle_run,-n 2,,oracle)
 oracle-0 oracle-1: deps-check deps-vm nicsim $(B)/nodrop
-	$(call oracle_run,$(@:oracle-%=%),$@)
+	$(call oracle_run,,$(@:oracle-%=%),$@)
 
 # The HTML report in a real browser (Debian's Chromium, headless): DOM, network log, screenshots
 # in $(B)/report/.

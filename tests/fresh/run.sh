@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # `make check-fresh`: what a newcomer on a bare Debian 12 gets. A minbase bookworm chroot
 # (debootstrap --variant=minbase) receives a clean `git archive` of HEAD and runs the README's
-# two commands, taken from README.md itself, verbatim, as a sudo user; then installs with both orders of
-# `make install PREFIX=/usr` and runs the installed binary. Last the Debian packages: built in
+# two commands, taken from README.md itself, verbatim, as a sudo user; then installs with both
+# orders of `make install PREFIX=/usr` and runs the installed binary. Last the Debian packages: built in
 # another bare minbase (apt-get build-dep, dpkg-buildpackage), installed with apt-get into a
 # third, and the installed tool run again. Root only (debootstrap, chroot, mounts). Every step
 # prints its time; the whole log is in build/fresh/log.

@@ -32,14 +32,13 @@ serve() { # DIR ID
 
 exec 9<>"$tick"
 shopt -s nullglob
-declare -A served
 parent=$PPID
 while kill -0 "$parent" 2>/dev/null; do
 	busy=0
 	for d; do
 		for f in "$d"/jq/*.go; do
-			[ -z "${served[$f]:-}" ] || continue
-			served[$f]=1
+			# answered: ID.rc is this server's own file
+			[ ! -e "${f%.go}.rc" ] || continue
 			id=${f##*/}
 			serve "$d/jq" "${id%.go}"
 			busy=1
