@@ -91,9 +91,16 @@ struct nd_scenario {
 		uint64_t timer_ps;	/* T: rate increase timer */
 		uint64_t alpha_timer_ps;	/* K: alpha decays when no CNP came for this long */
 		uint64_t cnp_interval_ps;	/* N: at most one CNP per flow per this (receiver) */
-		uint64_t byte_counter;	/* B: rate increase every this many bytes sent */
+		uint64_t byte_counter;	/* B: rate increase every this many bytes sent; 0 none */
 		unsigned int fast_recovery;	/* F: stages of fast recovery */
 		uint64_t ai_bps, hai_bps, min_bps;
+		/*
+		 * 0: the paper's reaction point (every CNP cuts, alpha rises with each). Above 0,
+		 * ConnectX's (mlx5 rp_rate_reduce_monitor_period): CNPs are noted, a cut comes at
+		 * most once a period, and alpha moves once per alpha-timer, up if a CNP came in it.
+		 */
+		uint64_t reduce_period_ps;
+		bool clamp;	/* every cut sets Rt = Rc (rp_clamp_tgt_rate); else only after a rise */
 	} dcqcn;
 	struct nd_sim_ib {
 		uint32_t vl_buffer;	/* receive buffer per VL per switch port, bytes */

@@ -64,6 +64,9 @@ static void dispatch(struct sim *s, const struct sim_ev *ev)
 	case EV_ALPHA_TIMER:
 		sim_on_alpha_timer(s, ev->ref, ev->arg);
 		break;
+	case EV_RATE_CHECK:
+		sim_on_rate_check(s, ev->ref);
+		break;
 	case EV_RTO:
 		sim_on_rto(s, ev->ref);
 		break;

@@ -51,6 +51,7 @@ enum sim_ev_kind {
 	EV_CREDIT,		/* ref port: an InfiniBand flow-control update, arg FCCL */
 	EV_RATE_TIMER,		/* ref flow: DCQCN timer T, arg generation */
 	EV_ALPHA_TIMER,		/* ref flow: DCQCN timer K, arg generation */
+	EV_RATE_CHECK,		/* ref flow: ConnectX's DCQCN cut check */
 	EV_RTO,			/* ref flow: retransmission timer */
 	EV_START,		/* ref flow: it begins */
 	EV_KIND_COUNT
@@ -293,6 +294,10 @@ struct sim_dcqcn {
 	uint64_t bytes;			/* sent since the byte counter last fired */
 	uint16_t t_gen, k_gen;
 	bool cut;			/* below line rate: timers run */
+	/* ConnectX's reaction point (dcqcn.reduce_period_ps): its periods start at the first CNP */
+	bool seen, cnp_alpha, cnp_cut, tick_pending;
+	uint64_t anchor;		/* the first CNP */
+	uint64_t alpha_k;		/* alpha periods applied since then */
 };
 
 struct sim_flow {
@@ -436,6 +441,10 @@ bool sim_np_on_ce(struct sim *s, uint32_t flow);
 /* sim_dcqcn.c: the reaction point (pure, so the unit tests drive it step by step) */
 void sim_dcqcn_init(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p, double line_bps);
 void sim_dcqcn_cnp(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p);
+/* ConnectX's reaction point: a CNP at @now is noted; true when a cut check must be scheduled */
+bool sim_dcqcn_note(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p, uint64_t now);
+/* ...and the check at @now: the cut if a CNP came since the last; true if it cut */
+bool sim_dcqcn_check(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p, uint64_t now);
 void sim_dcqcn_alpha_timer(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p);
 void sim_dcqcn_rate_timer(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p);
 /* Count @bytes sent; true when the byte counter fired (a rate increase was applied). */
@@ -444,6 +453,7 @@ bool sim_dcqcn_sent(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p, uint64_t
 void sim_dcqcn_on_cnp(struct sim *s, uint32_t flow);
 void sim_on_rate_timer(struct sim *s, uint32_t flow, uint16_t gen);
 void sim_on_alpha_timer(struct sim *s, uint32_t flow, uint16_t gen);
+void sim_on_rate_check(struct sim *s, uint32_t flow);
 
 /* sim_host.c: the NIC: paced flows, go-back-N, ACK/NAK, CNP generation */
 extern const struct sim_node_ops sim_host_ops;

@@ -379,6 +379,9 @@ static const struct skey dcqcn_keys[] = {
 	{ "ai", key_speed, AT(dcqcn.ai_bps), .example = "ai: 40M" },
 	{ "hai", key_speed, AT(dcqcn.hai_bps), .example = "hai: 400M" },
 	{ "min-rate", key_speed, AT(dcqcn.min_bps), .example = "min-rate: 100M" },
+	{ "rate-reduce-period", key_duration, AT(dcqcn.reduce_period_ps),
+	  .example = "rate-reduce-period: 4us" },
+	{ "clamp-target-rate", key_bool, AT(dcqcn.clamp), .example = "clamp-target-rate: false" },
 	{ .name = NULL },
 };
 

@@ -81,6 +81,7 @@ void nd_scenario_init(struct nd_scenario *s)
 	s->dcqcn.ai_bps = 40000000;
 	s->dcqcn.hai_bps = 400000000;
 	s->dcqcn.min_bps = 100000000;
+	s->dcqcn.clamp = true;
 	s->ib.vl_buffer = 64 * 1024;
 	s->wl.pattern = ND_PATTERN_INCAST;
 	s->wl.senders = 8;
@@ -211,8 +212,8 @@ static int check_fc(const struct nd_scenario *s, struct nd_err *e)
 		return BAD("ecn.pmax: give a probability 0..1");
 	if (!(d->g > 0 && d->g <= 1) || !(d->alpha >= 0 && d->alpha <= 1))
 		return BAD("dcqcn: g must be in (0, 1] and alpha in [0, 1]");
-	if (!d->timer_ps || !d->alpha_timer_ps || !d->byte_counter)
-		return BAD("dcqcn: timer, alpha-timer and byte-counter must be above 0");
+	if (!d->timer_ps || !d->alpha_timer_ps)
+		return BAD("dcqcn: timer and alpha-timer must be above 0");
 	if (d->min_bps > s->topo.host.speed_bps)
 		return BAD("dcqcn.min-rate: above the host link speed");
 	if (s->ib.vl_buffer < sim_ib_blocks(s->mtu + SIM_IB_HDR) * SIM_IB_BLOCK ||

@@ -364,6 +364,117 @@ START_TEST(test_alpha_decay)
 }
 END_TEST
 
+/*
+ * Without clamping, cuts before any rise keep Rt at line rate, so the first timer stage takes Rc
+ * halfway back to it; a cut after a rise clamps Rt to Rc as before. With no byte counter the
+ * timer's stage alone decides: F stages of fast recovery, one additive, then hyper by R_HAI.
+ */
+START_TEST(test_dcqcn_no_clamp_timer_stages)
+{
+	struct nd_scenario s;
+	struct sim_dcqcn cc;
+	double line = 100e9;
+
+	nd_scenario_init(&s);
+	s.dcqcn.clamp = false;
+	s.dcqcn.byte_counter = 0;
+	s.dcqcn.fast_recovery = 1;
+	s.dcqcn.ai_bps = 50000000;
+	s.dcqcn.hai_bps = 100000000;
+	sim_dcqcn_init(&cc, &s.dcqcn, line);
+	sim_dcqcn_cnp(&cc, &s.dcqcn);
+	sim_dcqcn_cnp(&cc, &s.dcqcn);
+	sim_dcqcn_cnp(&cc, &s.dcqcn);
+	ck_assert_double_eq(cc.rt, line);
+	ck_assert_double_eq_tol(cc.rc, 12.5e9, 1e-3);	/* alpha stays 1: three halvings */
+	sim_dcqcn_rate_timer(&cc, &s.dcqcn);	/* stage 1: fast recovery toward line rate */
+	ck_assert_double_eq(cc.rt, line);
+	ck_assert_double_eq_tol(cc.rc, 56.25e9, 1e-3);
+	/* a cut after that rise clamps */
+	sim_dcqcn_cnp(&cc, &s.dcqcn);
+	ck_assert_double_eq_tol(cc.rt, 56.25e9, 1e-3);
+	ck_assert_double_eq_tol(cc.rc, 28.125e9, 1e-3);
+	{
+		double rt = cc.rt;
+
+		ck_assert(!sim_dcqcn_sent(&cc, &s.dcqcn, 1 << 30));	/* no byte counter */
+		sim_dcqcn_rate_timer(&cc, &s.dcqcn);	/* 1: fast recovery */
+		ck_assert_double_eq(cc.rt, rt);
+		sim_dcqcn_rate_timer(&cc, &s.dcqcn);	/* 2: additive */
+		ck_assert_double_eq_tol(cc.rt, rt + 50e6, 1e-3);
+		sim_dcqcn_rate_timer(&cc, &s.dcqcn);	/* 3: hyper */
+		ck_assert_double_eq_tol(cc.rt, rt + 150e6, 1e-3);
+		sim_dcqcn_rate_timer(&cc, &s.dcqcn);	/* 4: hyper again, the same step */
+		ck_assert_double_eq_tol(cc.rt, rt + 250e6, 1e-3);
+	}
+}
+END_TEST
+
+/*
+ * ConnectX's reaction point (rate-reduce-period 4 us, alpha-timer 1 us): the first CNP cuts
+ * nothing and sets alpha to its initial value; the check 4 us later cuts once however many CNPs
+ * came; alpha moved once per 1-us period, up only in periods that saw a CNP.
+ */
+START_TEST(test_dcqcn_connectx)
+{
+	struct nd_scenario s;
+	struct sim_dcqcn cc;
+	const double line = 100e9, g = 1.0 / 256;
+	double a;
+	int i;
+
+	nd_scenario_init(&s);
+	s.dcqcn.reduce_period_ps = 4 * US;
+	s.dcqcn.alpha_timer_ps = 1 * US;
+	sim_dcqcn_init(&cc, &s.dcqcn, line);
+	ck_assert(sim_dcqcn_note(&cc, &s.dcqcn, 10 * US));	/* schedule a check */
+	ck_assert_double_eq(cc.rc, line);
+	ck_assert_double_eq(cc.alpha, 1);
+	for (i = 0; i < 10; i++)		/* more CNPs in the first period: one check */
+		ck_assert(!sim_dcqcn_note(&cc, &s.dcqcn, 10 * US + 100 * 1000 + i));
+	ck_assert(sim_dcqcn_check(&cc, &s.dcqcn, 14 * US));
+	/* periods ending at 11, 12, 13, 14 us: the first saw CNPs, the other three none */
+	a = ((1 - g) * 1 + g) * pow(1 - g, 3);
+	ck_assert_double_eq_tol(cc.alpha, a, 1e-15);
+	ck_assert_double_eq_tol(cc.rc, line * (1 - a / 2), 1);
+	ck_assert(cc.cut);
+	/* no CNP since: the next check cuts nothing */
+	ck_assert(!sim_dcqcn_check(&cc, &s.dcqcn, 18 * US));
+	/* 1000 quiet periods later a CNP: alpha decayed in one step, not 1000 events */
+	ck_assert(sim_dcqcn_note(&cc, &s.dcqcn, 1014 * US + 500 * 1000));
+	ck_assert_double_eq_tol(cc.alpha, a * pow(1 - g, 1000), 1e-12);
+	sim_dcqcn_init(&cc, &s.dcqcn, line);
+	ck_assert(!sim_dcqcn_check(&cc, &s.dcqcn, 4 * US));	/* no CNP ever: nothing */
+	ck_assert_double_eq(cc.rc, line);
+}
+END_TEST
+
+/* In the loop: one CNP cuts at the next check on the 4-us grid from it, not before. */
+START_TEST(test_dcqcn_connectx_in_the_loop)
+{
+	struct nd_scenario sc;
+	struct nd_err e = { 0 };
+	struct sim s;
+
+	pair(&sc);
+	sc.dcqcn.reduce_period_ps = 4 * US;
+	sc.dcqcn.alpha_timer_ps = 1 * US;
+	sc.duration_ps = 1 * MS;
+	ck_assert_int_eq(sim_setup(&s, &sc, ND_FABRIC_ROCE, &e), 0);
+	sim_loop(&s, 100 * US);
+	sim_dcqcn_on_cnp(&s, 0);
+	sim_loop(&s, 104 * US - 1);
+	ck_assert_double_eq(s.flows[0].cc.rc, 100e9);
+	sim_loop(&s, 104 * US + 1);
+	ck_assert_double_lt(s.flows[0].cc.rc, 51e9);
+	ck_assert_double_gt(s.flows[0].cc.rc, 50e9);
+	/* then the timer's fast recovery, 55 us after the cut */
+	sim_loop(&s, 159 * US + 1);
+	ck_assert_double_gt(s.flows[0].cc.rc, 75e9);
+	sim_teardown(&s);
+}
+END_TEST
+
 /* ---- PFC ---- */
 
 /* A PAUSE of 65535 quanta at 100G holds a port for 335.5392 us, and then it sends again. */
@@ -1019,6 +1130,9 @@ Suite *suite_sim(void)
 	tcase_add_loop_test(core, test_event_queue_reference, 0, 12);
 	tcase_add_test(core, test_dcqcn_fast_recovery);
 	tcase_add_test(core, test_dcqcn_in_the_loop);
+	tcase_add_test(core, test_dcqcn_no_clamp_timer_stages);
+	tcase_add_test(core, test_dcqcn_connectx);
+	tcase_add_test(core, test_dcqcn_connectx_in_the_loop);
 	tcase_add_test(core, test_alpha_decay);
 	tcase_add_test(core, test_pause_65535_quanta);
 	tcase_add_test(core, test_ib_credit_rule);
