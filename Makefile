@@ -480,27 +480,29 @@ check-build: deps-check deps-vm deps-mpi deps-fuzz deps-report nicsim
 	$(Q)$(MAKE) --no-print-directory -j$$(nproc) all $(B)/san/unit $(B)/san/nodrop \
 		$(B)/libfakecuda.so $(B)/nodrop-mpi.so $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz_%)
 
-# The host-only tiers, one after the other on one core; check runs them beside vm-nic.
+# The host-only tiers, one after the other on one core.
 CHECK_HOST	:= unit valgrind fuzz-smoke report-check
 check-host:
 	$(Q)for t in $(CHECK_HOST); do MAKE="$(MAKE)" tests/tier.sh $$t UNIT_JOBS=1 || exit; done
 
-# check: the build, then two lanes at once, one core each: the scenarios on nicsim and soft-RoCE
-# (vm-nic), then one share of the property tier (oracle-0); the host-only tiers (check-host),
-# then the scenarios of what ships around the tool (vm-contrib) and the other share (oracle-1).
-# Lane two's output is in $(B)/check-lane2.log, shown when both are done. Then the two-guest
-# scenarios (vm-wire), alone: they need both cores. Each tier is timed; the table of times
-# (tests/times.sh) ends the run, a failed one too.
+# check: the build, then two lanes at once, one core each: each tier in a lane is one process or
+# one one-vCPU guest at a time (UNIT_JOBS=1), each lane ends with one share of the property tier
+# (seed ORACLE_SEED); lane two's output is in $(B)/check-lane2.log, shown when both are done.
+# Then the two-guest scenarios (vm-wire), alone: they need both cores. Each tier is timed; the
+# table of times (tests/times.sh) ends the run, a failed one too; the lanes are balanced by it.
+CHECK_LANE1	:= vm-nic valgrind report-check oracle-0
+CHECK_LANE2	:= unit fuzz-smoke vm-contrib oracle-1
 check:
 	@mkdir -p $(B) && : >$(B)/times.tsv
 	$(Q)export ND_TIMES=$(abspath $(B)/times.tsv); t0=$$(date +%s); \
 	tier() { MAKE="$(MAKE)" tests/tier.sh "$$@"; }; \
+	lane() { for t; do case $$t in oracle-*) s=SEED=$(ORACLE_SEED);; *) s=;; esac; \
+		tier $$t UNIT_JOBS=1 $$s || return; done; }; \
 	wall() { printf 'wall\t%s\n' $$(( $$(date +%s) - t0 )) >>$$ND_TIMES; tests/times.sh $$ND_TIMES; }; \
 	tier check-build || { wall; exit 1; }; \
-	{ $(MAKE) --no-print-directory check-host && tier vm-contrib && \
-		tier oracle-1 SEED=$(ORACLE_SEED); } >$(B)/check-lane2.log 2>&1 & lane2=$$!; \
-	tier vm-nic && tier oracle-0 SEED=$(ORACLE_SEED); rc1=$$?; wait $$lane2; rc2=$$?; \
-	echo "  ---    lane two, run beside vm-nic and oracle-0 ($(B)/check-lane2.log):"; \
+	lane $(CHECK_LANE2) >$(B)/check-lane2.log 2>&1 & lane2=$$!; \
+	lane $(CHECK_LANE1); rc1=$$?; wait $$lane2; rc2=$$?; \
+	echo "  ---    lane two, run beside lane one ($(B)/check-lane2.log):"; \
 	cat $(B)/check-lane2.log; \
 	[ $$rc1 = 0 ] && [ $$rc2 = 0 ] || { wall; exit 1; }; \
 	tier vm-wire || { wall; exit 1; }; \
@@ -641,7 +643,8 @@ MUTATE_SEED	?= 3939
 .PHONY: mutate
 mutate: deps-check $(B)/san/nodrop
 	$(call msg,TEST,mutate)
-	$(Q)tests/mutate.py $(B)/san/nodrop $(or $(N),$(MUTATE_N)) $(or $(SEED),$(MUTATE_SEED)) \
+	$(Q)ND_JOBS=$(UNIT_JOBS) tests/mutate.py $(B)/san/nodrop $(or $(N),$(MUTATE_N)) \
+		$(or $(SEED),$(MUTATE_SEED)) \
 		>$(B)/mutate.log 2>&1 || { grep -v '^ok' $(B)/mutate.log | head -100; exit 1; }
 	@grep -E '^(ok|#)' $(B)/mutate.log | sed 's/^/  mutate: /'
 fuzz-smoke: mutate

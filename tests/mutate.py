@@ -28,6 +28,8 @@ from tap import finish, ok  # noqa: E402
 ND = sys.argv[1] if len(sys.argv) > 1 else "build/san/nodrop"
 CASES = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
 SEED = int(sys.argv[3]) if len(sys.argv) > 3 else int(os.environ.get("ND_SEED", "3939"))
+# cases at once: make check's lanes give each tier one core (ND_JOBS=1)
+JOBS = int(os.environ.get("ND_JOBS") or os.cpu_count() or 2)
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 MAPS = os.path.join(ROOT, "data", "counters")
@@ -185,7 +187,7 @@ def main():
     print(f"# mutate: seed {SEED}, {CASES} map directories and {CASES} report pairs "
           f"(rerun: make mutate SEED={SEED} N={CASES})")
     jobs = []
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as ex:
+    with ThreadPoolExecutor(max_workers=JOBS) as ex:
         for i in range(CASES):
             jobs.append(("maps", ex.submit(maps_case, i, random.Random(f"{SEED}-m{i}"),
                                            work)))

@@ -8,20 +8,10 @@
 # Usage (from the job only): guest-main.sh SCRIPT [ARGS...]
 set -u
 
-# configfs is a module in Debian's kernel, so it is mounted here, where
-# modprobe can read the extracted module tree, rather than in the initramfs.
-mount_configfs() {
-	modprobe -d "$ND_VM_MODDIR" configfs &&
-		mount -t configfs configfs /sys/kernel/config
-}
-
+# The initramfs has mounted configfs, set lo up and made /run/nd-vm.tick (busybox, which
+# starts faster than the host's programs under TCG).
 setup() {
 	hostname "nd-vm$ND_VM_INDEX"
-	# A fresh kernel has lo down; tests may rendezvous on 127.0.0.1.
-	/usr/sbin/ip link set lo up
-	mount_configfs || echo "nd-vm: configfs not available" >&2
-	# a FIFO nobody writes: `read -t` on it is a sleep that starts no process (serve.sh, jq)
-	mkfifo /run/nd-vm.tick
 }
 
 main() {

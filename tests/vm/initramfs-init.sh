@@ -83,6 +83,7 @@ build_root() {
 	mount -t proc proc /newroot/proc
 	mount -t sysfs sysfs /newroot/sys
 	mount -t debugfs debugfs /newroot/sys/kernel/debug
+	mount -t configfs configfs /newroot/sys/kernel/config || echo "nd-vm init: configfs not available"
 	mount -t devtmpfs dev /newroot/dev
 	mkdir -p /newroot/dev/pts /newroot/dev/shm
 	mount -t devpts devpts /newroot/dev/pts
@@ -91,6 +92,8 @@ build_root() {
 	done
 	chmod 1777 /newroot/tmp /newroot/var/tmp
 	mkdir -p /newroot/run/lock /newroot/out
+	# a FIFO nobody writes: `read -t` on it is a sleep that starts no process (serve.sh, jq)
+	mkfifo /newroot/run/nd-vm.tick
 	mount -t tmpfs ovl /ovl
 	for n in root var/lib; do
 		writable_copy "$n" || mount -t tmpfs tmp "/newroot/$n"
@@ -117,6 +120,8 @@ bind_repo() {
 
 mount_basics
 load_modules
+# a fresh kernel has lo down; tests may rendezvous on 127.0.0.1
+ip link set lo up
 build_root
 wait_for /dev/vda
 # The job is a bash script padded with NULs to the disk's size.

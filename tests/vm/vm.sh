@@ -40,8 +40,9 @@ cache=$repo/build/vm
 kdir=$cache/kernel
 
 # Modules the initramfs needs to reach the 9p shares, the job disk and the
-# wire; everything else is loaded later from the shared module tree.
-initrd_mods="virtio_pci virtio_blk 9pnet_virtio 9p virtio_net overlay"
+# wire, and configfs (mounted before the chroot, as sysfs is); everything
+# else is loaded later from the shared module tree.
+initrd_mods="virtio_pci virtio_blk 9pnet_virtio 9p virtio_net overlay configfs"
 qboot=/usr/share/qemu/qboot.rom
 
 # Host directories the guest covers with fresh mounts (initramfs-init.sh):
@@ -217,7 +218,7 @@ qemu_args() {
 	qargs=(-accel tcg -cpu max -m 1024 -smp "${ND_VM_SMP:-1}"
 		-nodefaults -no-user-config -display none -no-reboot -serial stdio
 		-kernel "$kernel" -initrd "$initrd"
-		-append "console=ttyS0 quiet panic=-1 pci=noacpi norandmaps nd_repo=$repo"
+		-append "console=ttyS0 quiet cryptomgr.notests panic=-1 pci=noacpi norandmaps nd_repo=$repo"
 		-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 		-virtfs "local,path=${gdir//,/,,},mount_tag=out,security_model=none"
 		-drive "file=${run//,/,,}/g$i.img,format=raw,if=virtio,readonly=on"
