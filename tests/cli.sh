@@ -219,6 +219,31 @@ expect 2 "model --sim: not a report" "$NODROP" model -S 100G --nodes 2 --sim /tm
 echo "$err" | grep -q "no \"flows\" array" && ok "model --sim: says what is missing" || bad "$err"
 rm -f /tmp/nd-cli-sim.$$
 
+# sim --dcqcn-from: the DCQCN of a port's NIC, here lo made a ConnectX under MLNX_OFED by a copy
+# of the ecn-ofed fixture's ecn/ directory (ConnectX's shipped values)
+nic=$(mktemp -d)
+mkdir -p "$nic/sys/class/net/lo" && cp -R "$FX/ecn-ofed/sys/class/net/eth2/ecn" "$nic/sys/class/net/lo/"
+"$NODROP" sim -j "$scen" >/tmp/nd-cli-sim.$$ 2>/dev/null
+NODROP_SYSROOT=$nic expect 0 "sim --dcqcn-from a NIC with MLNX_OFED's ecn/" \
+	"$NODROP" sim -j --dcqcn-from lo "$scen"
+echo "$err" | grep -qx "nodrop sim: DCQCN from lo (mlnx-sysfs): on, timer 300 us, byte-counter 2097088, \
+fast-recovery 1, ai 5 Mb/s, hai 50 Mb/s, min-rate 1 Mb/s, g 0.00488, alpha 0.99902, alpha-timer 1 us, \
+rate-reduce-period 4 us, clamp-target-rate false, cnp-interval 4 us" &&
+	ok "sim --dcqcn-from: says each value it took" || bad "sim --dcqcn-from: $err"
+[ "$(echo "$out" | jq .aggregate_gbps)" != "$(jq .aggregate_gbps /tmp/nd-cli-sim.$$)" ] &&
+	ok "sim --dcqcn-from: the NIC's values change the run" || bad "sim --dcqcn-from: the same run"
+echo 0 >"$nic/sys/class/net/lo/ecn/roce_np/enable/3"
+NODROP_SYSROOT=$nic expect 0 "sim --dcqcn-from a NIC without DCQCN on the priority" \
+	"$NODROP" sim -j --dcqcn-from lo "$scen"
+echo "$err" | grep -q "nodrop sim: lo: DCQCN is off on priority 3 of this NIC (no notification point)" &&
+	[ "$(echo "$out" | jq '[.ports[].cnp_sent] | add')" = 0 ] &&
+	ok "sim --dcqcn-from: DCQCN off where the NIC has it off, and said" || bad "off: $err"
+expect 2 "sim --dcqcn-from a port with no DCQCN to read" "$NODROP" sim --dcqcn-from lo "$scen"
+echo "$err" | grep -q "^nodrop sim: --dcqcn-from: lo: no DCQCN parameters to read: " &&
+	ok "sim --dcqcn-from: says why nothing ran" || bad "no backend: $err"
+expect 2 "sim --dcqcn-from a port that is not there" "$NODROP" sim --dcqcn-from nd-none0 "$scen"
+rm -rf "$nic" /tmp/nd-cli-sim.$$
+
 # every command in `nodrop --help` has its man page, listed in nodrop(8), and every option in a
 # command's --help is in its man page and the other way round
 expect 0 "--help lists commands" "$NODROP" --help

@@ -15,6 +15,7 @@
 enum {
 	OPT_FLOWS = 256,
 	OPT_ALL_PORTS,
+	OPT_DCQCN_FROM,
 };
 
 struct sim_args {
@@ -23,6 +24,7 @@ struct sim_args {
 	uint64_t seed;
 	bool have_seed;
 	unsigned int flags;
+	const char *dcqcn_from;		/* a port whose NIC's DCQCN parameters the run takes */
 };
 
 /* What each run printed beside its report. */
@@ -38,6 +40,8 @@ static const struct nd_opt sim_opts[] = {
 	{ "seed", 's', "N", "seed for arrivals and marking (default: the scenario's)" },
 	{ "flows", OPT_FLOWS, NULL, "text: a line per flow" },
 	{ "all-ports", OPT_ALL_PORTS, NULL, "text: every port, also those with nothing to show" },
+	{ "dcqcn-from", OPT_DCQCN_FROM, "DEV", "DCQCN parameters from this port's NIC, as audit "
+	  "reads them" },
 	{ 0 },
 };
 
@@ -100,6 +104,9 @@ static int sim_opt(int key, const char *arg, void *data)
 		return 0;
 	case OPT_ALL_PORTS:
 		a->flags |= ND_RR_ALL_PORTS;
+		return 0;
+	case OPT_DCQCN_FROM:
+		a->dcqcn_from = arg;
 		return 0;
 	}
 	return ND_EXIT_USAGE;
@@ -170,6 +177,42 @@ static double seconds_since(const struct timespec *a)
 	return (double)(b.tv_sec - a->tv_sec) + (double)(b.tv_nsec - a->tv_nsec) / 1e9;
 }
 
+/* The scenario's DCQCN from @dev's NIC; what the model leaves out said on stderr. */
+static int dcqcn_from(struct nd_scenario *sc, const char *dev)
+{
+	const struct nd_sim_dcqcn *d = &sc->dcqcn;
+	struct nd_ctx *ctx = NULL;
+	struct nd_port *ports = NULL;
+	struct nd_err e = { 0 };
+	size_t n = 0;
+	char note[512];
+	int ret;
+
+	ret = nd_ctx_new(&ctx, &e);
+	if (!ret)
+		ret = nd_ports_read(ctx, &dev, 1, &ports, &n, &e);
+	if (!ret)
+		ret = nd_scenario_dcqcn_from_nic(sc, &ports[0].ecn, dev, note, sizeof(note), &e);
+	if (ret) {
+		fprintf(stderr, "nodrop sim: --dcqcn-from: %s\n", e.msg);
+		goto out;
+	}
+	fprintf(stderr, "nodrop sim: DCQCN from %s (%s): %s, timer %.0f us, byte-counter %" PRIu64
+		", fast-recovery %u, ai %.0f Mb/s, hai %.0f Mb/s, min-rate %.0f Mb/s, g %.5f, "
+		"alpha %.5f, alpha-timer %.0f us, rate-reduce-period %.0f us, clamp-target-rate %s, "
+		"cnp-interval %.0f us\n", dev, nd_ecn_backend_name(ports[0].ecn.backend),
+		d->on ? "on" : "off", d->timer_ps / 1e6, d->byte_counter, d->fast_recovery,
+		d->ai_bps / 1e6, d->hai_bps / 1e6, d->min_bps / 1e6, d->g, d->alpha,
+		d->alpha_timer_ps / 1e6, d->reduce_period_ps / 1e6, d->clamp ? "true" : "false",
+		d->cnp_interval_ps / 1e6);
+	if (note[0])
+		fprintf(stderr, "nodrop sim: %s: %s\n", dev, note);
+out:
+	nd_ports_free(ports, n);
+	nd_ctx_free(ctx);
+	return ret;
+}
+
 static int sim_cmd_run(const struct nd_cli *cli, int argc, char **argv, void *data)
 {
 	struct sim_args *a = data;
@@ -195,6 +238,13 @@ static int sim_cmd_run(const struct nd_cli *cli, int argc, char **argv, void *da
 	if (!a->n_fabrics)
 		a->fabrics[a->n_fabrics++] = sc.fabric;
 	memset(runs, 0, sizeof(runs));
+	if (a->dcqcn_from) {
+		ret = dcqcn_from(&sc, a->dcqcn_from);
+		if (ret) {
+			rc = nd_cli_exit_code(ret);
+			goto out;
+		}
+	}
 	for (i = 0; !ret && i < a->n_fabrics; i++) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ret = nd_sim_run(&sc, a->fabrics[i], &runs[i].report, &runs[i].stats, &e);

@@ -3,6 +3,7 @@
 #ifndef NODROP_SIM_H
 #define NODROP_SIM_H
 
+#include <nodrop/ecn.h>
 #include <nodrop/headroom.h>
 #include <nodrop/runreport.h>
 
@@ -138,6 +139,19 @@ int nd_scenario_parse(const char *buf, size_t len, const char *name, const char 
  */
 int nd_scenario_check(const struct nd_scenario *s, struct nd_err *e);
 void nd_scenario_free(struct nd_scenario *s);
+/*
+ * Set @s's DCQCN from a NIC's parameters as nd_ecn_read() read them on port @dev (ConnectX
+ * units: us, Mb/s, 64 bytes, 1024ths): rp_time_reset -> timer, rp_byte_reset -> byte-counter,
+ * rp_threshold -> fast-recovery, rp_ai_rate/rp_hai_rate/rp_min_rate -> ai/hai/min-rate,
+ * rp_dce_tcp_g -> g = (1024 - v) / 1024, rp_dce_tcp_rtt -> alpha-timer, rp_initial_alpha_value
+ * -> alpha, rp_rate_reduce_monitor_period -> rate-reduce-period, rp_clamp_tgt_rate ->
+ * clamp-target-rate, np_min_time_between_cnps -> cnp-interval; with MLNX_OFED's per-priority
+ * enables, DCQCN runs only if both points are on for the scenario's priority. @note gets what
+ * the model leaves out ("" when nothing). -ENOENT when the port exposes no parameter the model
+ * takes, -EINVAL when they make a scenario nd_scenario_check() refuses; @s is then unchanged.
+ */
+int nd_scenario_dcqcn_from_nic(struct nd_scenario *s, const struct nd_ecn *ecn, const char *dev,
+			       char *note, size_t len, struct nd_err *e);
 
 /* A flow-size CDF file: "BYTES PERCENT" per line, '#' comments; *@pts is the caller's to free. */
 int nd_cdf_load(const char *path, struct nd_cdf_point **pts, size_t *n, struct nd_err *e);

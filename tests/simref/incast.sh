@@ -5,14 +5,22 @@
 # host links of 1 us, a 32 MB shared buffer (alpha 1/8), MTU 1000, ECN Kmin 400 KB, Kmax
 # 1600 KB, Pmax 20 %, DCQCN as the HPCC paper sets it at 100G (ConnectX's reaction point: cut
 # check every 4 us, alpha every 1 us, g 1/256, timer 900 us, F 1, AI 50 Mb/s, HAI 100 Mb/s, min
-# 100 Mb/s, target rate not clamped), no window. Writes OUT/{config,topology,flows}.txt and
-# OUT/stdout; tests/simref/series.py turns the stdout into the receiver port's series.
-# Usage: tests/simref/incast.sh BIN OUT [SENDERS] [DURATION_S]
+# 100 Mb/s, target rate not clamped), no window. PARAMS mlx5 gives the reaction point what a
+# ConnectX ships instead (incast-8-mlx5.yaml: timer 300 us, g 5/1024, F 1, AI 5 Mb/s, HAI
+# 50 Mb/s, min 1 Mb/s; the reference has no byte counter and sends a CNP per marked packet).
+# Writes OUT/{config,topology,flows}.txt and OUT/stdout; tests/simref/series.py turns the
+# stdout into the receiver port's series.
+# Usage: tests/simref/incast.sh BIN OUT [SENDERS] [DURATION_S] [hpcc|mlx5]
 set -eu
-bin=${1:?usage: tests/simref/incast.sh BIN OUT [SENDERS] [DURATION_S]}
+bin=${1:?usage: tests/simref/incast.sh BIN OUT [SENDERS] [DURATION_S] [hpcc|mlx5]}
 out=${2:?out dir}
 n=${3:-8}
 dur=${4:-0.01}
+case ${5:-hpcc} in
+hpcc) timer=900 gain=0.00390625 ai=50 hai=100 min=100 ;;
+mlx5) timer=300 gain=0.0048828125 ai=5 hai=50 min=1 ;;
+*) echo "tests/simref/incast.sh: PARAMS is hpcc or mlx5, not '$5'" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 sw=$((n + 1))
@@ -41,12 +49,12 @@ CC_MODE 1
 ALPHA_RESUME_INTERVAL 1
 RATE_DECREASE_INTERVAL 4
 CLAMP_TARGET_RATE 0
-RP_TIMER 900
-EWMA_GAIN 0.00390625
+RP_TIMER $timer
+EWMA_GAIN $gain
 FAST_RECOVERY_TIMES 1
-RATE_AI 50Mb/s
-RATE_HAI 100Mb/s
-MIN_RATE 100Mb/s
+RATE_AI ${ai}Mb/s
+RATE_HAI ${hai}Mb/s
+MIN_RATE ${min}Mb/s
 DCTCP_RATE_AI 1000Mb/s
 ERROR_RATE_PER_LINK 0.0000
 L2_CHUNK_SIZE 4000

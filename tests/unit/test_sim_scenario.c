@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Scenario files (the shipped ones, every error with file:line:column), flow-size CDF files, and
- * run reports: Jain's index, percentiles, and the printer's text and JSON shape.
+ * run reports: Jain's index, percentiles, and the printer's text and JSON shape; DCQCN taken
+ * from a NIC's own parameters.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -465,6 +466,99 @@ START_TEST(test_report_printer)
 }
 END_TEST
 
+/* A NIC's ecn/ sysfs as MLNX_OFED shows it (the ecn-ofed fixture: ConnectX's shipped values). */
+static void read_fixture_nic(struct nd_ecn *ecn)
+{
+	char root[512];
+	struct nd_err e = { 0 };
+
+	snprintf(root, sizeof(root), "%s/ecn-ofed", unit_fixtures());
+	setenv("NODROP_SYSROOT", root, 1);
+	nd_sysroot_reset();
+	ck_assert_int_eq(nd_ecn_read("eth2", "0000:3b:00.0", ecn, &e), 0);
+	unsetenv("NODROP_SYSROOT");
+	nd_sysroot_reset();
+}
+
+static void set_nic_param(struct nd_ecn *ecn, const char *name, uint32_t v)
+{
+	size_t i;
+
+	for (i = 0; i < ecn->n_params && strcmp(ecn->params[i].name, name); i++)
+		;
+	ck_assert_msg(i < ecn->n_params, "%s not on the fixture", name);
+	ecn->params[i].value = v;
+}
+
+START_TEST(test_dcqcn_from_nic)
+{
+	struct nd_scenario s;
+	struct nd_ecn ecn;
+	struct nd_err e = { 0 };
+	char note[256];
+
+	read_fixture_nic(&ecn);
+	nd_scenario_init(&s);
+	ck_assert_uint_eq(s.priority, 3);	/* enabled at both points on the fixture */
+	s.dcqcn.on = false;
+	ck_assert_int_eq(nd_scenario_dcqcn_from_nic(&s, &ecn, "eth2", note, sizeof(note), &e), 0);
+	ck_assert(s.dcqcn.on);
+	ck_assert_uint_eq(s.dcqcn.timer_ps, 300000000ull);		/* rpg_time_reset 300 us */
+	ck_assert_uint_eq(s.dcqcn.byte_counter, 32767 * 64);		/* 64-byte units */
+	ck_assert_uint_eq(s.dcqcn.fast_recovery, 1);			/* rpg_threshold */
+	ck_assert_uint_eq(s.dcqcn.ai_bps, 5000000);
+	ck_assert_uint_eq(s.dcqcn.hai_bps, 50000000);
+	ck_assert_uint_eq(s.dcqcn.min_bps, 1000000);
+	ck_assert_double_eq_tol(s.dcqcn.g, 5.0 / 1024, 1e-12);		/* dce_tcp_g 1019 */
+	ck_assert_double_eq_tol(s.dcqcn.alpha, 1023.0 / 1024, 1e-12);
+	ck_assert_uint_eq(s.dcqcn.alpha_timer_ps, 1000000);		/* dce_tcp_rtt 1 us */
+	ck_assert_uint_eq(s.dcqcn.reduce_period_ps, 4000000);
+	ck_assert(!s.dcqcn.clamp);
+	ck_assert_uint_eq(s.dcqcn.cnp_interval_ps, 4000000);
+	/* every parameter it has no place for holds its neutral value on the fixture */
+	ck_assert_str_eq(note, "");
+
+	/* what the model leaves out is said; a priority without DCQCN runs without it */
+	set_nic_param(&ecn, "rp_clamp_tgt_rate", 1);
+	set_nic_param(&ecn, "rp_rate_to_set_on_first_cnp", 40000);
+	ecn.np_en &= (uint8_t)~(1u << 3);
+	ck_assert_int_eq(nd_scenario_dcqcn_from_nic(&s, &ecn, "eth2", note, sizeof(note), &e), 0);
+	ck_assert(s.dcqcn.clamp);
+	ck_assert(!s.dcqcn.on);
+	ck_assert_str_eq(note, "rp_rate_to_set_on_first_cnp 40000 is not modelled (the first CNP "
+			 "sets no rate of its own); DCQCN is off on priority 3 of this NIC (no "
+			 "notification point): the run has no rate control");
+}
+END_TEST
+
+START_TEST(test_dcqcn_from_nic_refused)
+{
+	struct nd_scenario s, before;
+	struct nd_ecn ecn;
+	struct nd_err e = { 0 };
+	char note[256];
+
+	nd_scenario_init(&s);
+	memset(&ecn, 0, sizeof(ecn));
+	ecn.backend = ND_ECN_NONE;
+	snprintf(ecn.note, sizeof(ecn.note), "no MLNX_OFED ecn sysfs, no mlx5 debugfs cc_params");
+	ck_assert_int_eq(nd_scenario_dcqcn_from_nic(&s, &ecn, "eth0", note, sizeof(note), &e),
+			 -ENOENT);
+	ck_assert_str_eq(e.msg, "eth0: no DCQCN parameters to read: no MLNX_OFED ecn sysfs, no "
+			 "mlx5 debugfs cc_params");
+
+	/* a value that makes no scenario leaves the scenario as it was */
+	read_fixture_nic(&ecn);
+	set_nic_param(&ecn, "rp_time_reset", 0);
+	memcpy(&before, &s, sizeof(s));
+	ck_assert_int_eq(nd_scenario_dcqcn_from_nic(&s, &ecn, "eth2", note, sizeof(note), &e),
+			 -EINVAL);
+	ck_assert_msg(strstr(e.msg, "eth2: its DCQCN parameters make no scenario: ") == e.msg &&
+		      strstr(e.msg, "timer"), "%s", e.msg);
+	ck_assert_mem_eq(&s, &before, sizeof(s));
+}
+END_TEST
+
 Suite *suite_sim_scenario(void)
 {
 	Suite *s = suite_create("sim_scenario");
@@ -480,6 +574,8 @@ Suite *suite_sim_scenario(void)
 	tcase_add_test(tc, test_cdf_relative);
 	tcase_add_test(tc, test_jain_and_percentiles);
 	tcase_add_test(tc, test_report_printer);
+	tcase_add_test(tc, test_dcqcn_from_nic);
+	tcase_add_test(tc, test_dcqcn_from_nic_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
