@@ -538,7 +538,8 @@ check-fresh: deps-fresh
 	$(Q)tests/fresh/run.sh
 
 # Benchmarks print ratios against the reference tools measured in the same run; they assert no
-# timing (see README).
+# timing (see README). SIMREF_BIN: the HPCC simulator tests/simref/build.sh built, for nodrop
+# sim's wall time against it.
 $(B)/sim_bench: tests/bench/sim_bench.c $(B)/libnodrop.a
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ND_CFLAGS) -o $@ $< $(B)/libnodrop.a $(PKG_LIBS)
@@ -550,6 +551,8 @@ bench: bench-stress
 bench: deps-check deps-vm nicsim $(B)/nodrop $(B)/sim_bench $(B)/ctr_bench
 	$(Q)$(B)/sim_bench profiles/scenarios/incast-64.yaml 5
 	$(Q)$(B)/sim_bench --scale profiles/scenarios/websearch-30.yaml 3
+	$(Q)if [ -n "$(SIMREF_BIN)" ]; then tests/bench/simref.sh "$(SIMREF_BIN)"; else \
+		echo "sim against the HPCC simulator: skipped (SIMREF_BIN=PATH: tests/simref/build.sh)"; fi
 	$(Q)tests/bench/native.sh
 	$(Q)tests/vm/vm.sh -t 900 -o $(B)/vm/out/bench-apply tests/bench/apply.sh \
 		>$(B)/vm/bench-apply.log 2>&1 || { tail -30 $(B)/vm/bench-apply.log; exit 1; }
