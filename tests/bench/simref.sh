@@ -22,7 +22,7 @@ wall() {
 	t0=$(date +%s%N)
 	"$@" >/dev/null 2>&1 || return
 	t1=$(date +%s%N)
-	echo "scale=4; ($t1 - $t0) / 1000000000" | bc
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", (b - a) / 1e9 }'
 }
 ours=() ref=()
 for ((i = 0; i < rounds; i++)); do
