@@ -7,19 +7,21 @@
 # check every 4 us, alpha every 1 us, g 1/256, timer 900 us, F 1, AI 50 Mb/s, HAI 100 Mb/s, min
 # 100 Mb/s, target rate not clamped), no window. PARAMS mlx5 gives the reaction point what a
 # ConnectX ships instead (incast-8-mlx5.yaml: timer 300 us, g 5/1024, F 1, AI 5 Mb/s, HAI
-# 50 Mb/s, min 1 Mb/s; the reference has no byte counter and sends a CNP per marked packet).
+# 50 Mb/s, min 1 Mb/s; the reference has no byte counter and sends a CNP per marked packet);
+# mlx5-floor100 the same with HPCC's 100 Mb/s floor.
 # Writes OUT/{config,topology,flows}.txt and OUT/stdout; tests/simref/series.py turns the
 # stdout into the receiver port's series.
-# Usage: tests/simref/incast.sh BIN OUT [SENDERS] [DURATION_S] [hpcc|mlx5]
+# Usage: tests/simref/incast.sh BIN OUT [SENDERS] [DURATION_S] [hpcc|mlx5|mlx5-floor100]
 set -eu
-bin=${1:?usage: tests/simref/incast.sh BIN OUT [SENDERS] [DURATION_S] [hpcc|mlx5]}
+bin=${1:?usage: tests/simref/incast.sh BIN OUT [SENDERS] [DURATION_S] [hpcc|mlx5|mlx5-floor100]}
 out=${2:?out dir}
 n=${3:-8}
 dur=${4:-0.01}
 case ${5:-hpcc} in
 hpcc) timer=900 gain=0.00390625 ai=50 hai=100 min=100 ;;
 mlx5) timer=300 gain=0.0048828125 ai=5 hai=50 min=1 ;;
-*) echo "tests/simref/incast.sh: PARAMS is hpcc or mlx5, not '$5'" >&2; exit 2 ;;
+mlx5-floor100) timer=300 gain=0.0048828125 ai=5 hai=50 min=100 ;;
+*) echo "tests/simref/incast.sh: PARAMS is hpcc, mlx5 or mlx5-floor100, not '$5'" >&2; exit 2 ;;
 esac
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
