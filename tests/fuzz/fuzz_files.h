@@ -18,17 +18,8 @@
 #define FUZZ_SEP "\n%%\n"
 
 static char fuzz_dir[PATH_MAX - 64];
-
-/* Make the directory, under TMPDIR or /tmp, named after the target. */
-static inline void fuzz_dir_make(const char *target)
-{
-	const char *tmp = getenv("TMPDIR");
-
-	snprintf(fuzz_dir, sizeof(fuzz_dir), "%s/nd-fuzz-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp",
-		 target);
-	if (!mkdtemp(fuzz_dir))
-		abort();
-}
+static const char *fuzz_fmt;	/* the names fuzz_files() used, and how many at most */
+static size_t fuzz_max;
 
 /* File @i's path, its name made by @fmt ("f%zu.map") in the directory. */
 static inline void fuzz_path(char *buf, size_t len, const char *fmt, size_t i)
@@ -39,6 +30,30 @@ static inline void fuzz_path(char *buf, size_t len, const char *fmt, size_t i)
 	snprintf(buf, len, "%s/%s", fuzz_dir, name);
 }
 
+/* At exit (libFuzzer's end of -max_total_time or -runs): the files, then the directory. */
+static void fuzz_dir_remove(void)
+{
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; fuzz_fmt && i < fuzz_max; i++) {
+		fuzz_path(path, sizeof(path), fuzz_fmt, i);
+		unlink(path);
+	}
+	rmdir(fuzz_dir);
+}
+
+/* Make the directory, under TMPDIR or /tmp, named after the target; gone again at exit. */
+static inline void fuzz_dir_make(const char *target)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(fuzz_dir, sizeof(fuzz_dir), "%s/nd-fuzz-%s-XXXXXX", tmp && *tmp ? tmp : "/tmp",
+		 target);
+	if (!mkdtemp(fuzz_dir) || atexit(fuzz_dir_remove))
+		abort();
+}
+
 /* Files 0..@max-1 removed, then the input written as up to @max files; returns how many. */
 static inline size_t fuzz_files(const uint8_t *data, size_t size, const char *fmt, size_t max)
 {
@@ -47,6 +62,9 @@ static inline size_t fuzz_files(const uint8_t *data, size_t size, const char *fm
 	size_t n = 0, len;
 	FILE *f;
 
+	fuzz_fmt = fmt;
+	if (max > fuzz_max)
+		fuzz_max = max;
 	for (n = 0; n < max; n++) {
 		fuzz_path(path, sizeof(path), fmt, n);
 		unlink(path);

@@ -75,6 +75,10 @@ def sh(cmd, env=None, check=False):
 	try:
 		pid = os.posix_spawnp(cmd[0], cmd, os.environ if env is None else env,
 				      file_actions=acts, setsigdef=(signal.SIGPIPE,))
+	except OSError:
+		for r, _ in pipes:
+			os.close(r)
+		raise
 	finally:
 		for r, w in pipes:
 			os.close(w)
