@@ -16,8 +16,7 @@
 #include "sim.h"
 
 enum nic_unit {
-	NIC_US,		/* microseconds -> ps */
-	NIC_MBPS,	/* Mb/s -> bit/s */
+	NIC_MEGA,	/* us -> ps, Mb/s -> bit/s: both times a million */
 	NIC_BYTES64,	/* 64-byte units (rpg_byte_reset: 32767 is about 2 MB) */
 	NIC_COUNT,
 	NIC_BOOL,
@@ -25,10 +24,9 @@ enum nic_unit {
 	NIC_G,		/* 1024ths kept of alpha per update: g = (1024 - v) / 1024 */
 };
 
-/* A cc_params name and the scenario key (nodrop-scenario(5)) it sets. */
+/* A cc_params name and the scenario field it sets (nodrop-sim(8) names the keys). */
 struct nic_key {
 	const char *param;
-	const char *key;
 	enum nic_unit unit;
 	size_t off;
 };
@@ -36,18 +34,18 @@ struct nic_key {
 #define AT(f) offsetof(struct nd_scenario, dcqcn.f)
 
 static const struct nic_key nic_keys[] = {
-	{ "rp_time_reset", "timer", NIC_US, AT(timer_ps) },
-	{ "rp_byte_reset", "byte-counter", NIC_BYTES64, AT(byte_counter) },
-	{ "rp_threshold", "fast-recovery", NIC_COUNT, AT(fast_recovery) },
-	{ "rp_ai_rate", "ai", NIC_MBPS, AT(ai_bps) },
-	{ "rp_hai_rate", "hai", NIC_MBPS, AT(hai_bps) },
-	{ "rp_min_rate", "min-rate", NIC_MBPS, AT(min_bps) },
-	{ "rp_dce_tcp_g", "g", NIC_G, AT(g) },
-	{ "rp_dce_tcp_rtt", "alpha-timer", NIC_US, AT(alpha_timer_ps) },
-	{ "rp_initial_alpha_value", "alpha", NIC_ALPHA, AT(alpha) },
-	{ "rp_rate_reduce_monitor_period", "rate-reduce-period", NIC_US, AT(reduce_period_ps) },
-	{ "rp_clamp_tgt_rate", "clamp-target-rate", NIC_BOOL, AT(clamp) },
-	{ "np_min_time_between_cnps", "cnp-interval", NIC_US, AT(cnp_interval_ps) },
+	{ "rp_time_reset", NIC_MEGA, AT(timer_ps) },
+	{ "rp_byte_reset", NIC_BYTES64, AT(byte_counter) },
+	{ "rp_threshold", NIC_COUNT, AT(fast_recovery) },
+	{ "rp_ai_rate", NIC_MEGA, AT(ai_bps) },
+	{ "rp_hai_rate", NIC_MEGA, AT(hai_bps) },
+	{ "rp_min_rate", NIC_MEGA, AT(min_bps) },
+	{ "rp_dce_tcp_g", NIC_G, AT(g) },
+	{ "rp_dce_tcp_rtt", NIC_MEGA, AT(alpha_timer_ps) },
+	{ "rp_initial_alpha_value", NIC_ALPHA, AT(alpha) },
+	{ "rp_rate_reduce_monitor_period", NIC_MEGA, AT(reduce_period_ps) },
+	{ "rp_clamp_tgt_rate", NIC_BOOL, AT(clamp) },
+	{ "np_min_time_between_cnps", NIC_MEGA, AT(cnp_interval_ps) },
 };
 
 /*
@@ -73,10 +71,7 @@ static void set_key(struct nd_scenario *s, const struct nic_key *k, uint32_t v)
 	char *p = (char *)s + k->off;
 
 	switch (k->unit) {
-	case NIC_US:
-		*(uint64_t *)p = (uint64_t)v * 1000000;
-		break;
-	case NIC_MBPS:
+	case NIC_MEGA:
 		*(uint64_t *)p = (uint64_t)v * 1000000;
 		break;
 	case NIC_BYTES64:

@@ -469,15 +469,11 @@ END_TEST
 /* A NIC's ecn/ sysfs as MLNX_OFED shows it (the ecn-ofed fixture: ConnectX's shipped values). */
 static void read_fixture_nic(struct nd_ecn *ecn)
 {
-	char root[512];
 	struct nd_err e = { 0 };
 
-	snprintf(root, sizeof(root), "%s/ecn-ofed", unit_fixtures());
-	setenv("NODROP_SYSROOT", root, 1);
-	nd_sysroot_reset();
+	unit_use_fixture("ecn-ofed");
 	ck_assert_int_eq(nd_ecn_read("eth2", "0000:3b:00.0", ecn, &e), 0);
-	unsetenv("NODROP_SYSROOT");
-	nd_sysroot_reset();
+	unit_no_root();
 }
 
 static void set_nic_param(struct nd_ecn *ecn, const char *name, uint32_t v)

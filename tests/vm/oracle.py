@@ -180,14 +180,15 @@ def dcb_show(dev, objs):
 	lost = re.findall(rf'^Command failed {re.escape(BATCH)}:(\d+)$', err, re.M)
 	quiet = all(ln in ('Attribute not found: Success', '') or ln.startswith('Command failed ')
 		    for ln in err.split('\n'))
-	if quiet and lost == [str(2 * i + 2) for i in range(n)] and len(docs) == n and \
-	   own_keys(objs, docs):
+	if quiet and lost == [str(2 * i + 2) for i in range(n)] and len(docs) == n:
+		answers = docs
+	elif not err and rc == 0 and len(docs) == 2 * n and docs[::2] == docs[1::2]:
+		answers = docs[::2]
+	else:
+		answers = None
+	if answers and own_keys(objs, answers):
 		BATCH_READS['batched'] += 1
-		return dict(zip(objs, docs))
-	if not err and rc == 0 and len(docs) == 2 * n and docs[::2] == docs[1::2] and \
-	   own_keys(objs, docs[::2]):
-		BATCH_READS['batched'] += 1
-		return dict(zip(objs, docs[::2]))
+		return dict(zip(objs, answers))
 	BATCH_READS['one by one'] += 1
 	return {o: json_docs(sh([DCB, '-j', o, 'show', 'dev', dev], check=True)[1])[0]
 		for o in objs}
@@ -201,8 +202,8 @@ def snaps(devs, bases=None, parts=None):
 	want = parts if bases else PARTS
 	got = {d: dict(bases[d]) if bases else {} for d in devs}
 	objs = [o for o in want if o != 'link']
-	for d in devs:
-		if objs:
+	if objs:
+		for d in devs:
 			got[d].update(dcb_show(d, objs))
 	if 'link' in want:
 		links = json.loads(sh([IP, '-j', 'link', 'show'], check=True)[1])
