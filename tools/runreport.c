@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "print.h"
 #include "runreport.h"
@@ -70,8 +71,12 @@ static void print_flows(const struct nd_run_report *r, unsigned int flags)
 		pr_string(PR_ANY, "name", "  %-24s", f->name);
 		pr_string(PR_JSON, "src", NULL, f->src);
 		pr_string(PR_JSON, "dst", NULL, f->dst);
+		pr_float(PR_JSON, "start_s", NULL, f->start_s);
+		if (f->path[0])
+			pr_string(PR_JSON, "path", NULL, f->path);
 		pr_uint(PR_ANY, "bytes", " %14" PRIu64, f->bytes);
 		pr_uint(PR_JSON, "messages", NULL, f->messages);
+		pr_uint(PR_JSON, "size", NULL, f->size);
 		pr_float(PR_ANY, "gbps", " %9.3f", f->gbps);
 		pr_float(PR_ANY, "fct_us", " %11.1f", f->fct_us);
 		pr_float(PR_ANY, "slowdown", " %9.2f", f->slowdown);
@@ -99,7 +104,7 @@ static bool has_signal(const struct nd_port_result *p)
 
 static void print_ports(const struct nd_run_report *r, unsigned int flags)
 {
-	bool all = flags & ND_RR_ALL_PORTS;
+	bool all = flags & ND_RR_ALL_PORTS, sim = !strcmp(r->kind, "sim");
 	size_t i, shown = 0;
 
 	for (i = 0; i < r->n_ports; i++)
@@ -127,6 +132,11 @@ static void print_ports(const struct nd_run_report *r, unsigned int flags)
 		pr_float(PR_JSON, "credit_wait_fraction", NULL, p->credit_wait_fraction);
 		pr_float(PR_TEXT, NULL, " %12.2f", 100 * p->credit_wait_fraction);
 		pr_uint(PR_ANY, "drops", " %7" PRIu64, p->drops);
+		if (sim) {
+			pr_uint(PR_JSON, "queue_p50_bytes", NULL, p->queue_p50);
+			pr_uint(PR_JSON, "queue_p99_bytes", NULL, p->queue_p99);
+			pr_uint(PR_JSON, "queue_max_bytes", NULL, p->queue_max);
+		}
 		pr_nl();
 		pr_close_object();
 	}

@@ -34,7 +34,10 @@ double nd_dist_cdf_fraction(size_t i);
 struct nd_flow_result {
 	char name[64];			/* "h1->h0" or "rank 3 -> rank 0" */
 	char src[64], dst[64];
+	double start_s;			/* when it started, from the run's start */
+	char path[64];			/* sim: the nodes its data crosses, "h0 leaf0 spine1 ..." */
 	uint64_t bytes, messages;
+	uint64_t size;			/* bytes it was to carry; 0 when open-ended or not known */
 	double gbps;			/* average goodput over the flow's active time */
 	double fct_us;			/* completion time of a finite flow, 0 when not one */
 	double slowdown;		/* fct over the ideal on an idle fabric, 0 when not known */
@@ -54,6 +57,8 @@ struct nd_port_result {
 	uint64_t ecn_marked, cnp_sent, cnp_handled;
 	double credit_wait_fraction;	/* share of the run waiting for credits (IB xmit_wait) */
 	uint64_t drops;
+	/* sim switch ports: data queue depth, bytes, over the run's time (not measured in stress) */
+	uint64_t queue_p50, queue_p99, queue_max;
 };
 
 /* One piece of evidence: a counter (or model quantity) that moved, and by how much. */

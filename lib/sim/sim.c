@@ -94,6 +94,8 @@ void sim_finish(struct sim *s)
 
 	s->now = s->end;
 	for (i = 0; i < s->n_ports; i++) {
+		if (s->ports[i].sw)
+			sim_qdepth_note(s, i);	/* the time since its last change */
 		sim_pfc_finish(s, i);
 		sim_wait_stop(s, &s->ports[i]);
 	}

@@ -250,6 +250,10 @@ struct sim_port {
 	uint64_t wait_start, wait_ps;
 	/* counters */
 	uint64_t pause_rx, pause_tx, ecn_marked, drops, cnp_sent, cnp_handled, tx_bytes;
+	/* a switch port's data queue depth over time (sim_qdepth.c) */
+	uint64_t *qd_ps;		/* ps spent at each depth, SIM_QD_UNIT a bucket */
+	size_t n_qd;
+	uint64_t qd_since, qd_max;
 };
 
 /* A switch port whose peer is a host: the host always has room and sends no PFC. */
@@ -463,9 +467,18 @@ void sim_on_wake(struct sim *s, uint32_t host);
 void sim_on_start(struct sim *s, uint32_t flow);
 void sim_on_rto(struct sim *s, uint32_t flow);
 
+/* sim_qdepth.c: time-weighted egress queue depth per switch port, for the report */
+#define SIM_QD_UNIT 1024
+void sim_qdepth_note(struct sim *s, uint32_t port);
+void sim_qdepth_result(const struct sim *s, uint32_t port, uint64_t *p50, uint64_t *p99,
+		       uint64_t *max);
+void sim_qdepth_free(struct sim *s);
+
 /* sim_switch.c: ingress accounting, routing, egress queues, ECN marking */
 extern const struct sim_node_ops sim_switch_ops;
 void sim_switch_kick(struct sim *s, uint32_t port);
+uint32_t sim_switch_route(const struct sim *s, const struct sim_node *n, uint32_t flow,
+			  bool data);
 void sim_switch_rx(struct sim *s, uint32_t p);
 
 /*
@@ -482,6 +495,7 @@ int sim_net_build(struct sim *s, struct nd_err *e);
 void sim_net_free(struct sim *s);
 /* "h3", "sw0/h3", "leaf1/spine0": for the report. */
 void sim_port_name(const struct sim *s, uint32_t port, char *buf, size_t size);
+void sim_flow_path(const struct sim *s, uint32_t flow, char *buf, size_t size);
 
 /* sim_workload.c: the flows of a pattern, or Poisson arrivals from a CDF */
 int sim_workload_build(struct sim *s, struct nd_err *e);

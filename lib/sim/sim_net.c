@@ -211,6 +211,8 @@ int sim_net_build(struct sim *s, struct nd_err *e)
 
 void sim_net_free(struct sim *s)
 {
+	if (s->ports)
+		sim_qdepth_free(s);
 	free(s->nodes);
 	free(s->ports);
 	free(s->hosts);
@@ -241,4 +243,20 @@ void sim_port_name(const struct sim *s, uint32_t pi, char *buf, size_t size)
 	else
 		snprintf(buf, size, "%s%u/%s%u", node_kind(s, node), s->nodes[node].index,
 			 node_kind(s, peer), s->nodes[peer].index);
+}
+
+/* The nodes flow @fi's data crosses, "h0 leaf0 spine1 leaf1 h15": which way ECMP sent it. */
+void sim_flow_path(const struct sim *s, uint32_t fi, char *buf, size_t size)
+{
+	uint32_t node = s->ports[s->ports[s->hosts[s->flows[fi].src].port].peer].node;
+	size_t len = (size_t)snprintf(buf, size, "h%u", s->flows[fi].src);
+
+	while (len < size) {
+		const struct sim_node *n = &s->nodes[node];
+
+		len += (size_t)snprintf(buf + len, size - len, " %s%u", node_kind(s, node), n->index);
+		if (!n->sw)
+			break;
+		node = s->ports[s->ports[sim_switch_route(s, n, fi, true)].peer].node;
+	}
 }

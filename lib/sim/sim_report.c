@@ -94,6 +94,9 @@ static int flow_result(struct sim *s, uint32_t fi, struct nd_flow_result *r)
 		snprintf(r->name, sizeof(r->name), "h%u->h%u", f->src, f->dst);
 	snprintf(r->src, sizeof(r->src), "h%u", f->src);
 	snprintf(r->dst, sizeof(r->dst), "h%u", f->dst);
+	r->start_s = ps_to_s(f->start);
+	r->size = f->size;
+	sim_flow_path(s, fi, r->path, sizeof(r->path));
 	r->bytes = f->rx_bytes;
 	r->messages = f->rx_pkts;
 	r->retransmits = f->retransmits;
@@ -136,6 +139,8 @@ static void port_result(struct sim *s, uint32_t pi, struct nd_port_result *r)
 	r->cnp_handled = port->cnp_handled;
 	r->credit_wait_fraction = run ? (double)port->wait_ps / run : 0;
 	r->drops = port->drops;
+	if (port->sw)
+		sim_qdepth_result(s, pi, &r->queue_p50, &r->queue_p99, &r->queue_max);
 }
 
 static void add_evidence(struct nd_run_report *r, const char *where, const char *what,

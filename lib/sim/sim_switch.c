@@ -11,12 +11,12 @@ static uint32_t ecmp(const struct sim *s, uint32_t node, uint32_t hash)
 	return (uint32_t)(sim_mix64(((uint64_t)node << 32) | hash) % s->sc->topo.spines);
 }
 
-/* The egress port of switch @n for packet @p: data goes to the flow's receiver, the rest back. */
-static uint32_t route(const struct sim *s, const struct sim_node *n, const struct sim_pkt *p)
+/* The egress port of switch @n toward flow @fi's receiver (@data) or back to its sender. */
+uint32_t sim_switch_route(const struct sim *s, const struct sim_node *n, uint32_t fi, bool data)
 {
-	const struct sim_flow *f = &s->flows[p->flow];
+	const struct sim_flow *f = &s->flows[fi];
 	const struct nd_sim_topo *t = &s->sc->topo;
-	uint32_t dst = p->type == PKT_DATA ? f->dst : f->src, hpl = t->hosts_per_leaf;
+	uint32_t dst = data ? f->dst : f->src, hpl = t->hosts_per_leaf;
 
 	if (t->kind == ND_TOPO_SINGLE)
 		return n->port0 + dst;
@@ -48,6 +48,7 @@ void sim_switch_kick(struct sim *s, uint32_t pi)
 	if (s->fabric == ND_FABRIC_IB && !sim_ib_tx_ok(s, pi, pkt->bytes))
 		return;
 	qbytes = q->bytes;
+	sim_qdepth_note(s, pi);
 	p = sim_q_pop(s, q);
 	pkt = &s->pkt[p];
 	if (s->fabric == ND_FABRIC_IB) {
@@ -79,8 +80,17 @@ void sim_switch_rx(struct sim *s, uint32_t p)
 		sim_pkt_free(s, p);
 		return;
 	}
-	out = route(s, n, pkt);
-	sim_q_push(s, &s->ports[out].q[data ? SIM_DATA : SIM_CTRL], p);
+	out = sim_switch_route(s, n, pkt->flow, data);
+	if (data) {
+		struct sim_port *o = &s->ports[out];
+
+		sim_qdepth_note(s, out);
+		sim_q_push(s, &o->q[SIM_DATA], p);
+		if (o->q[SIM_DATA].bytes > o->qd_max)
+			o->qd_max = o->q[SIM_DATA].bytes;
+	} else {
+		sim_q_push(s, &s->ports[out].q[SIM_CTRL], p);
+	}
 	if (!s->ports[out].busy)
 		sim_switch_kick(s, out);
 }

@@ -17,6 +17,7 @@ Suite *suite_headroom(void);
 Suite *suite_model(void);
 Suite *suite_print(void);
 Suite *suite_sim(void);
+Suite *suite_simref(void);
 Suite *suite_sim_scenario(void);
 Suite *suite_counters(void);
 Suite *suite_doctor(void);
