@@ -78,7 +78,7 @@ DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod xz-utils rdma-core ibverbs-
 		   ansible-core prometheus prometheus-node-exporter curl
 
 .PHONY: FORCE nicsim bench all deps deps-check deps-vm lib tools install uninstall check unit vm valgrind demo \
-	clean help
+	clean help sim-ref
 
 all: $(B)/nodrop $(B)/libnodrop.a $(B)/libnodrop.so.$(SOVERSION) $(B)/nodrop.pc
 
@@ -538,14 +538,22 @@ check-fresh: deps-fresh
 	$(Q)tests/fresh/run.sh
 
 # Benchmarks print ratios against the reference tools measured in the same run; they assert no
-# timing (see README). SIMREF_BIN: the HPCC simulator tests/simref/build.sh built, for nodrop
-# sim's wall time against it.
+# timing (see README). SIMREF_BIN: the nodrop-ref program tests/simref/build.sh built into the
+# HPCC simulator, for nodrop sim's wall time against it on the scenarios `make sim-ref` runs.
 $(B)/sim_bench: tests/bench/sim_bench.c $(B)/libnodrop.a
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ND_CFLAGS) -o $@ $< $(B)/libnodrop.a $(PKG_LIBS)
 $(B)/ctr_bench: tests/bench/ctr_bench.c $(B)/libnodrop.a
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ND_CFLAGS) -o $@ $< $(B)/libnodrop.a $(PKG_LIBS)
+
+# The reference simulator's numbers the unit tier holds nodrop sim to (tests/simref/*.ref):
+# builds ns3-datacenter from REF, a clone of it (fetches nothing), and reruns every scenario;
+# REF_COMMIT names the commit of a tree that has no .git.
+sim-ref: $(B)/nodrop
+	@test -n "$(REF)" || { echo 'make sim-ref REF=DIR: DIR a clone of inet-tub/ns3-datacenter' \
+		'(tests/simref/build.sh names the commit the stored numbers came from)' >&2; exit 2; }
+	$(Q)SIMREF_COMMIT=$(REF_COMMIT) tests/simref/all.sh $(B)/nodrop "$(REF)"
 
 bench: bench-stress
 bench: deps-check deps-vm nicsim $(B)/nodrop $(B)/sim_bench $(B)/ctr_bench

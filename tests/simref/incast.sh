@@ -10,7 +10,8 @@
 # 50 Mb/s, min 1 Mb/s; the reference has no byte counter and sends a CNP per marked packet);
 # mlx5-floor100 the same with HPCC's 100 Mb/s floor.
 # Writes OUT/{config,topology,flows}.txt and OUT/stdout; tests/simref/series.py turns the
-# stdout into the receiver port's series.
+# stdout into the receiver port's series (stored in tests/simref/burst/). The reference's own
+# program: tests/simref/ref.py runs the same model through nodrop-ref.cc, which measures more.
 # Usage: tests/simref/incast.sh BIN OUT [SENDERS] [DURATION_S] [hpcc|mlx5|mlx5-floor100]
 set -eu
 bin=${1:?usage: tests/simref/incast.sh BIN OUT [SENDERS] [DURATION_S] [hpcc|mlx5|mlx5-floor100]}

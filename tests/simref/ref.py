@@ -3,6 +3,7 @@
 """Run a nodrop scenario in the reference simulator and store what it measured.
 
 Usage: ref.py NODROP REFBIN SCENARIO.yaml OUT.ref [--seeds 1,2,..] [--commit C] [--work DIR]
+       ref.py NODROP REFBIN SCENARIO.yaml OUT.conf --config-only
 
 NODROP is build/nodrop; REFBIN the nodrop-ref program tests/simref/build.sh builds inside the
 reference tree (ns3-datacenter). The scenario's flows (hosts, sizes, start times) come from
@@ -13,6 +14,7 @@ the other's. OUT.ref holds, per line: the flows' payload Gb/s per series window 
 scenarios), each switch port's queue p50/p99/max and PAUSE frames and paused share, the CNPs,
 and FCT slowdown percentiles per size bucket, with where they came from.
 """
+import argparse
 import json
 import os
 import re
@@ -175,15 +177,17 @@ def nearest_rank(v, q):
 	return v[k - 1 if k else 0]
 
 
+def spine_of(flow):
+	"""The spine nodrop's ECMP chose: the reference's switches are made to choose it too."""
+	return next((n for n in flow.get('path', '').split() if n.startswith('spine')), None)
+
+
 def run_seed(nodrop, refbin, scen, sc, name, fabric, seed, work):
 	"""One seed in the reference: its measurements, and the flows nodrop drew for it."""
 	run = json.loads(subprocess.run([nodrop, 'sim', '-j', '--flows', '-s', str(seed), scen],
 					check=True, capture_output=True, text=True).stdout)
-	# the spine nodrop's ECMP chose: the reference's switches are made to choose it too
 	flows = [{'src': int(f['src'][1:]), 'dst': int(f['dst'][1:]), 'size': f['size'],
-		  'start_s': f['start_s'],
-		  'spine': next((n for n in f.get('path', '').split() if n.startswith('spine')), None)}
-		 for f in run['flows']]
+		  'start_s': f['start_s'], 'spine': spine_of(f)} for f in run['flows']]
 	series = time_s(sc.get('series', '100us'))
 	window_s = series if series else time_s(need(sc, 'duration', name))
 	cfg = os.path.join(work, f'{name}-{seed}.conf')
@@ -212,30 +216,43 @@ def run_seed(nodrop, refbin, scen, sc, name, fabric, seed, work):
 
 
 def main():
-	args = sys.argv[1:]
-	opts = {}
-	while len(args) > 4 and args[-2].startswith('--'):
-		opts[args[-2]] = args[-1]
-		args = args[:-2]
-	if len(args) != 4:
-		die('usage: ref.py NODROP REFBIN SCENARIO.yaml OUT.ref [--seeds 1,2,..] '
-		    '[--commit C] [--work DIR]')
-	nodrop, refbin, scen, outpath = args
+	ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+	ap.add_argument('nodrop')
+	ap.add_argument('refbin')
+	ap.add_argument('scenario')
+	ap.add_argument('out')
+	ap.add_argument('--seeds', help='comma-separated (default: the scenario\'s seed)')
+	ap.add_argument('--commit', default='(commit not given)')
+	ap.add_argument('--work', help='keep the configs and raw results here')
+	ap.add_argument('--config-only', action='store_true',
+			help='write the first seed\'s reference config to OUT, run nothing')
+	a = ap.parse_args()
+	nodrop, refbin, scen, outpath = a.nodrop, a.refbin, a.scenario, a.out
 	with open(scen) as fh:
 		sc = yaml.safe_load(fh)
 	name = sc.get('name') or os.path.basename(scen).rsplit('.', 1)[0]
 	fabric = Fabric(sc, name)
-	seeds = [int(x) for x in opts.get('--seeds', str(sc.get('seed', 1))).split(',')]
+	seeds = [int(x) for x in (a.seeds or str(sc.get('seed', 1))).split(',')]
 	series = time_s(sc.get('series', '100us'))
 	dur = time_s(need(sc, 'duration', name))
 	window_s = series if series else dur
 	mtu = int(need(sc, 'mtu', name))
-	work = opts.get('--work') or tempfile.mkdtemp(prefix='nd-simref-')
+	work = a.work or tempfile.mkdtemp(prefix='nd-simref-')
 	os.makedirs(work, exist_ok=True)
+	if a.config_only:
+		# the reference's config for the first seed, run nothing (tests/bench/simref.sh)
+		run = json.loads(subprocess.run([nodrop, 'sim', '-j', '--flows', '-s', str(seeds[0]),
+						 scen], check=True, capture_output=True,
+						text=True).stdout)
+		flows = [{'src': int(f['src'][1:]), 'dst': int(f['dst'][1:]), 'size': f['size'],
+			  'start_s': f['start_s'], 'spine': spine_of(f)} for f in run['flows']]
+		with open(outpath, 'w') as fh:
+			fh.write(config(sc, name, fabric, flows, window_s))
+		return
 	runs = [run_seed(nodrop, refbin, scen, sc, name, fabric, seed, work) for seed in seeds]
 	line = mtu * 8 / runs[0]['frame_ns']
 	lines = [f'# tests/simref/ref.py: {name} in the HPCC simulator\'s model (inet-tub/ns3-datacenter',
-		 f'# {opts.get("--commit", "(commit not given)")}) run by tests/simref/nodrop-ref.cc, '
+		 f'# {a.commit}) run by tests/simref/nodrop-ref.cc, '
 		 f'with the flows nodrop sim drew for each seed;',
 		 '# flow NAME SIZE GBPS...: payload delivered per window; port NAME QUEUE-P50 P99 MAX '
 		 '(bytes, sampled',
