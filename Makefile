@@ -593,7 +593,7 @@ FUZZ_SMOKE_TIME	?= 70
 
 # tests/fuzz/fuzz_NAME.c for each NAME; fuzz_args_NAME: its libFuzzer options; fuzz_seeds_NAME:
 # shipped files that seed its corpus (read, never written; new inputs go to build/fuzz/corpus/NAME)
-FUZZ_TARGETS	:= profile scenario rendezvous maps report cdf journal
+FUZZ_TARGETS	:= profile scenario rendezvous maps report cdf journal lldp
 fuzz_args_profile	:= -dict=tests/fuzz/profile.dict -max_len=8192
 fuzz_seeds_profile	:= profiles tests/profiles
 fuzz_args_scenario	:= -dict=tests/fuzz/scenario.dict -max_len=8192
@@ -613,6 +613,9 @@ fuzz_seeds_cdf		:= profiles/scenarios/cdf
 # the apply journal, parsed only: nothing is written to a port
 fuzz_args_journal	:= -dict=tests/fuzz/journal.dict -max_len=16384
 fuzz_seeds_journal	:= tests/fuzz/seeds/journal
+# LLDP frames as they come off the wire from the switch (nd_lldp_decode)
+fuzz_args_lldp		:= -dict=tests/fuzz/lldp.dict -max_len=9216
+fuzz_seeds_lldp		:= tests/fuzz/seeds/lldp
 
 .PHONY: deps-fuzz fuzz fuzz-smoke fuzz-targets-smoke $(FUZZ_TARGETS:%=fuzz-%) \
 	$(FUZZ_TARGETS:%=fuzz-%-smoke)

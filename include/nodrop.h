@@ -26,5 +26,6 @@
 #include <nodrop/stress.h>
 #include <nodrop/runreport.h>
 #include <nodrop/compare.h>
+#include <nodrop/peer.h>
 
 #endif

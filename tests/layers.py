@@ -18,7 +18,7 @@ import sys
 # Lowest first. A module uses only modules on floors below its own.
 FLOORS = [
 	['core'],					# netlink, dcbnl, sysfs, links, RDMA, ports
-	['profile', 'headroom', 'counters', 'doctor', 'report'],
+	['profile', 'headroom', 'counters', 'doctor', 'report', 'peer'],
 	['apply', 'model'],				# lint, plan, transaction, journal, lock; datapath model
 	['triage', 'sim', 'stress'],
 ]

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* libnodrop: the link partner's DCB, as it advertises it over LLDP (IEEE 802.1AB). */
+#ifndef NODROP_PEER_H
+#define NODROP_PEER_H
+
+#include <nodrop/base.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * What the switch across the cable says about itself and its DCB: who it is (chassis and port
+ * IDs, system name, port description), IEEE 802.1Qaz ETS configuration and recommendation, PFC
+ * and application priorities (with 802.1Qcd's DSCP selector), CEE DCBX's PG, PFC and App for
+ * switches that speak it, and 802.3's maximum frame size. Every part has a present flag: a
+ * switch sends what it sends.
+ */
+
+#define ND_LLDP_ETHERTYPE 0x88cc
+/* One TLV's information carries at most 511 bytes: (511 - 5) / 3 application entries. */
+#define ND_PEER_APP_MAX 168
+#define ND_PEER_ID_MAX 256	/* an ID or string TLV as text: 255 bytes, printable */
+
+/* 802.1Qaz application selectors (802.1Qcd adds DSCP) */
+enum nd_peer_app_sel {
+	ND_APP_SEL_ETHERTYPE = 1,
+	ND_APP_SEL_TCP = 2,		/* TCP or SCTP port */
+	ND_APP_SEL_UDP = 3,		/* UDP or DCCP port: RoCE v2 is UDP 4791 */
+	ND_APP_SEL_PORT = 4,		/* TCP, SCTP, UDP or DCCP port */
+	ND_APP_SEL_DSCP = 5,
+};
+
+struct nd_peer_app {
+	uint8_t prio;
+	uint8_t sel;		/* IEEE: enum nd_peer_app_sel; CEE: 0 EtherType, 1 TCP/UDP port */
+	uint16_t protocol;
+};
+
+/* ETS configuration (willing, CBS, max TCs) or recommendation (neither): 802.1Qaz D.2.9-10 */
+struct nd_peer_ets {
+	bool present;
+	bool willing, cbs;
+	uint8_t max_tcs;	/* 1..8 (the wire's 0 means 8) */
+	uint8_t prio_tc[8];	/* TC of each priority */
+	uint8_t tc_bw[8];	/* percent of each TC */
+	uint8_t tsa[8];		/* 0 strict, 1 CBS, 2 ETS, 3 ETS-like, 255 vendor */
+};
+
+struct nd_peer_pfc {
+	bool present;
+	bool willing, mbc;	/* mbc: MACsec bypass capability */
+	uint8_t cap;		/* priorities it can pause at once, 0..15 */
+	uint8_t enable;		/* bit n: PFC on priority n */
+};
+
+/* A CEE DCBX feature's common header: versions and the enable/willing/error flags. */
+struct nd_peer_cee_feat {
+	bool present;
+	uint8_t oper_version, max_version;
+	bool enabled, willing, error;
+};
+
+struct nd_peer_cee {
+	bool present;			/* the DCBX TLV (OUI 00-1B-21, subtype 2) came */
+	bool control;			/* its control sub-TLV */
+	uint8_t oper_version, max_version;
+	uint32_t seq, ack;
+	struct nd_peer_cee_feat pg_hdr, pfc_hdr, app_hdr;
+	uint8_t pgid[8];		/* priority group of each priority (15: strict) */
+	uint8_t pg_bw[8];		/* percent of each group */
+	uint8_t pg_tcs, pfc_tcs;	/* traffic classes it supports for each */
+	uint8_t pfc_enable;		/* bit n: PFC on priority n */
+	struct nd_peer_app app[ND_PEER_APP_MAX];
+	size_t n_app;
+};
+
+enum {
+	ND_PEER_REP_ETS = 1,
+	ND_PEER_REP_ETS_RECO = 2,
+	ND_PEER_REP_PFC = 4,
+	ND_PEER_REP_APP = 8,
+	ND_PEER_REP_MAX_FRAME = 16,
+	ND_PEER_REP_CEE = 32,
+};
+
+struct nd_peer {
+	uint8_t src_mac[6];		/* who sent the frame */
+	uint16_t vlan;			/* its 802.1Q tag, 0 when untagged */
+	uint8_t chassis_subtype, port_subtype;
+	char chassis_id[ND_PEER_ID_MAX];	/* a MAC as aa:bb:..., an address, else the text */
+	char port_id[ND_PEER_ID_MAX];
+	uint16_t ttl;			/* seconds; 0: the peer is leaving (shutdown LLDPDU) */
+	char sys_name[ND_PEER_ID_MAX];
+	char port_desc[ND_PEER_ID_MAX];
+	struct nd_peer_ets ets, ets_reco;
+	struct nd_peer_pfc pfc;
+	bool app_present;
+	struct nd_peer_app app[ND_PEER_APP_MAX];
+	size_t n_app;
+	bool max_frame_present;
+	uint16_t max_frame;		/* 802.3 maximum frame size, bytes */
+	struct nd_peer_cee cee;
+	/*
+	 * A DCB TLV the frame carried more than once is ambiguous: all of its copies are dropped
+	 * (its present flag stays false) and its bit set here, so a peer that contradicts itself
+	 * is reported, never half-believed. ND_PEER_REP_* bits.
+	 */
+	unsigned int repeated;
+	unsigned int unknown_tlvs;	/* TLVs it skipped: other organisations, other subtypes */
+};
+
+/*
+ * Decode one LLDP frame as it came off the wire (destination and source MAC, an optional
+ * 802.1Q tag, EtherType 0x88cc, the LLDPDU). Untrusted input: every length is checked against
+ * the frame. Returns 0 and fills @p; -EBADMSG (@p holds nothing to use) when the frame is not
+ * an LLDPDU or breaks 802.1AB: the message names the TLV, its byte offset and what is wrong.
+ * TLVs nodrop does not read are counted and skipped.
+ */
+int nd_lldp_decode(const uint8_t *frame, size_t len, struct nd_peer *p, struct nd_err *e);
+
+/* The selector's name: "ethertype", "tcp", "udp", "port", "dscp" (CEE: @cee true). */
+const char *nd_peer_app_sel_name(uint8_t sel, bool cee);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
