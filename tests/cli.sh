@@ -52,6 +52,17 @@ expect 2 "unknown device" "$NODROP" show nosuchdev0
 expect 2 "unknown device among good ones" "$NODROP" show lo nosuchdev0
 expect 2 "unknown option" "$NODROP" show --bogus
 echo "$err" | grep -q "unknown option '--bogus'" && ok "unknown option named" || bad "$err"
+expect 2 "show --peer-wait abc" "$NODROP" show --peer-wait abc lo
+[ "$err" = "nodrop show: --peer-wait takes whole seconds 0..86400, not 'abc'" ] &&
+	ok "show --peer-wait abc: the option named" || bad "show --peer-wait abc: $err"
+# a port nothing sends LLDP on: heard false, the wait and the reason, exit 0 (root: CAP_NET_RAW)
+if [ "$(id -u)" = 0 ]; then
+	expect 0 "show --peer-wait 1 lo" "$NODROP" show -j --peer-wait 1 lo
+	echo "$out" | jq -e '.[0].peer | .source == "lldp" and .heard == false and
+		.waited_ms == 1000 and (.error | test("no LLDP frame in 1000 ms"))' >/dev/null &&
+		ok "show --peer on a silent port: not heard, the wait and why" ||
+		bad "show --peer on lo: $out"
+fi
 expect 2 "unknown command" "$NODROP" frobnicate
 [ "$err" = "nodrop: unknown command 'frobnicate'; 'nodrop --help' lists them" ] &&
 	ok "unknown command message" || bad "$err"

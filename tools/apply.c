@@ -42,7 +42,7 @@ static int apply_opt(int key, const char *arg, void *data)
 		return 0;
 	case OPT_WAIT:
 		a->wait_given = true;
-		return nd_parse_seconds("apply", arg, &a->opts.wait_s);
+		return nd_parse_seconds("apply", "wait", arg, &a->opts.wait_s);
 	case OPT_FORCE:
 		a->opts.force = true;
 		return 0;

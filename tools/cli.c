@@ -130,14 +130,14 @@ int nd_cli_exit_code(int err)
 	}
 }
 
-int nd_parse_seconds(const char *cmd, const char *arg, int *out)
+int nd_parse_seconds(const char *cmd, const char *opt, const char *arg, int *out)
 {
 	char *end;
 	long v = strtol(arg, &end, 10);
 
 	if (*end || end == arg || v < 0 || v > 86400) {
-		fprintf(stderr, "nodrop %s: --wait takes whole seconds 0..86400, not '%s'\n", cmd,
-			arg);
+		fprintf(stderr, "nodrop %s: --%s takes whole seconds 0..86400, not '%s'\n", cmd,
+			opt, arg);
 		return ND_EXIT_USAGE;
 	}
 	*out = (int)v;

@@ -84,12 +84,13 @@ extern const struct nd_cmd nd_cmd_report;
 /* How long apply and rollback wait for another one's lock unless --wait says otherwise. */
 #define ND_WAIT_DEFAULT_S 30
 
-/* Parse --wait SECONDS (0..86400); ND_EXIT_USAGE after a message when it is not that. */
-int nd_parse_seconds(const char *cmd, const char *arg, int *out);
+/* Parse --@opt SECONDS (0..86400); ND_EXIT_USAGE after a message when it is not that. */
+int nd_parse_seconds(const char *cmd, const char *opt, const char *arg, int *out);
 
 struct nd_port;
-/* show's printer for one port (used by the JSON-shape tests too). */
-void nd_show_port(const struct nd_port *port);
+struct nd_peer_wait;
+/* show's printer for one port and, when listened for, its peer (the JSON-shape tests too). */
+void nd_show_port(const struct nd_port *port, const struct nd_peer_wait *peer);
 
 void nd_cli_usage(const struct nd_cmd *cmd, FILE *f);
 /* Parse options of @cmd and run it; returns the exit code. */

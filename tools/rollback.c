@@ -43,7 +43,7 @@ static int rollback_opt(int key, const char *arg, void *data)
 		return 0;
 	case OPT_WAIT:
 		a->wait_given = true;
-		return nd_parse_seconds("rollback", arg, &a->opts.wait_s);
+		return nd_parse_seconds("rollback", "wait", arg, &a->opts.wait_s);
 	case OPT_FORCE:
 		a->opts.force = true;
 		return 0;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -407,25 +408,186 @@ static void print_dcb(const struct nd_port *p)
 	pr_close_object();
 }
 
-void nd_show_port(const struct nd_port *port)
+/* "dscp 26:3 udp 4791:3" as text, [{"selector": "dscp", "protocol": 26, "prio": 3}] as JSON */
+static void print_peer_apps(const char *key, const struct nd_peer_app *app, size_t n, bool cee)
+{
+	pr_open_array(key);
+	pr_text("      %s", cee ? "cee-app" : "app");
+	for (size_t i = 0; i < n; i++) {
+		const char *sel = nd_peer_app_sel_name(app[i].sel, cee);
+
+		pr_open_object(NULL);
+		pr_string(PR_ANY, "selector", " %s", sel);
+		pr_uint(PR_ANY, "protocol", strcmp(sel, "ethertype") ? " %" PRIu64 :
+			" 0x%04" PRIx64, app[i].protocol);
+		pr_uint(PR_ANY, "prio", ":%" PRIu64, app[i].prio);
+		pr_close_object();
+	}
+	if (!n)
+		pr_text(" none");
+	pr_nl();
+	pr_close_array();
+}
+
+static void print_peer_ets(const char *key, const char *label, const struct nd_peer_ets *ets)
+{
+	pr_open_object(key);
+	pr_text("      %s", label);
+	if (!strcmp(key, "ets")) {
+		pr_on_off(PR_ANY, "willing", " willing %s", ets->willing);
+		pr_on_off(PR_ANY, "cbs", " cbs %s", ets->cbs);
+		pr_uint(PR_ANY, "max_tcs", " max-tcs %" PRIu64, ets->max_tcs);
+	}
+	print_u8s("prio_tc", "prio-tc", ets->prio_tc, NPRIO);
+	print_u8s("tc_bw", "tc-bw", ets->tc_bw, NPRIO);
+	print_tsas("tc_tsa", "tc-tsa", ets->tsa);
+	pr_nl();
+	pr_close_object();
+}
+
+static void print_peer_cee(const struct nd_peer_cee *c)
+{
+	pr_open_object("cee");
+	pr_text("      cee");
+	if (c->control) {
+		pr_uint(PR_ANY, "oper_version", " version %" PRIu64, c->oper_version);
+		pr_uint(PR_ANY, "max_version", "/%" PRIu64, c->max_version);
+	}
+	if (c->pfc_hdr.present) {
+		pr_on_off(PR_ANY, "pfc_enabled", " pfc %s", c->pfc_hdr.enabled);
+		pr_on_off(PR_ANY, "pfc_willing", " willing %s", c->pfc_hdr.willing);
+		print_bools("prio_pfc", "prio-pfc", c->pfc_enable);
+	}
+	if (c->pg_hdr.present) {
+		pr_on_off(PR_ANY, "pg_willing", " pg willing %s", c->pg_hdr.willing);
+		print_u8s("pgid", "pgid", c->pgid, NPRIO);
+		print_u8s("pg_bw", "pg-bw", c->pg_bw, NPRIO);
+	}
+	pr_nl();
+	if (c->app_hdr.present)
+		print_peer_apps("app", c->app, c->n_app, true);
+	pr_close_object();
+}
+
+/* What the switch across the cable advertised, or why nothing is known of it. */
+static void print_peer(const struct nd_peer_wait *w)
+{
+	const struct nd_peer *p = &w->peer;
+
+	pr_open_object("peer");
+	pr_string(PR_JSON, "source", NULL, "lldp");
+	pr_bool(PR_JSON, "heard", NULL, w->heard);
+	pr_uint(PR_JSON, "waited_ms", NULL, w->waited_ms);
+	pr_uint(PR_JSON, "bad_frames", NULL, w->bad_frames);
+	if (!w->heard) {
+		pr_string(PR_ANY, "error", "    peer: %s", w->err.msg);
+		pr_nl();
+		pr_close_object();
+		return;
+	}
+	pr_string(PR_ANY, "system_name", "    peer %s", p->sys_name[0] ? p->sys_name : "-");
+	pr_string(PR_ANY, "port_id", " port %s", p->port_id);
+	pr_string(PR_JSON, "port_description", NULL, p->port_desc);
+	if (p->port_desc[0])
+		pr_text(" (%s)", p->port_desc);
+	pr_string(PR_ANY, "chassis_id", " chassis %s", p->chassis_id);
+	pr_uint(PR_ANY, "ttl", " ttl %" PRIu64, p->ttl);
+	pr_uint(PR_TEXT, NULL, ", LLDP heard in %" PRIu64 " ms", w->waited_ms);
+	pr_nl();
+	if (p->pfc.present) {
+		pr_open_object("pfc");
+		pr_on_off(PR_ANY, "willing", "      pfc willing %s", p->pfc.willing);
+		pr_on_off(PR_ANY, "macsec_bypass", " macsec-bypass %s", p->pfc.mbc);
+		pr_uint(PR_ANY, "pfc_cap", " pfc-cap %" PRIu64, p->pfc.cap);
+		print_bools("prio_pfc", "prio-pfc", p->pfc.enable);
+		pr_nl();
+		pr_close_object();
+	}
+	if (p->ets.present)
+		print_peer_ets("ets", "ets", &p->ets);
+	if (p->ets_reco.present)
+		print_peer_ets("ets_reco", "ets-reco", &p->ets_reco);
+	if (p->app_present)
+		print_peer_apps("app", p->app, p->n_app, false);
+	if (p->max_frame_present) {
+		pr_uint(PR_ANY, "max_frame", "      max-frame %" PRIu64, p->max_frame);
+		pr_nl();
+	}
+	if (p->cee.present)
+		print_peer_cee(&p->cee);
+	if (p->repeated)
+		pr_uint(PR_ANY, "repeated", "      repeated DCB TLVs dropped (bits 0x%" PRIx64 ")\n",
+			p->repeated);
+	pr_close_object();
+}
+
+void nd_show_port(const struct nd_port *port, const struct nd_peer_wait *peer)
 {
 	pr_open_object(NULL);
 	print_link(&port->link);
 	print_rdma(port);
 	print_dcb(port);
 	print_ecn(&port->ecn);
+	if (peer)
+		print_peer(peer);
 	pr_close_object();
+}
+
+struct show_args {
+	bool peer;
+	int peer_wait_s;
+	bool have_wait;
+};
+
+enum { OPT_PEER = 256, OPT_PEER_WAIT };
+
+static int show_opt(int key, const char *arg, void *data)
+{
+	struct show_args *a = data;
+
+	switch (key) {
+	case OPT_PEER:
+		a->peer = true;
+		return 0;
+	case OPT_PEER_WAIT:
+		a->peer = a->have_wait = true;
+		return nd_parse_seconds("show", "peer-wait", arg, &a->peer_wait_s);
+	}
+	return ND_EXIT_USAGE;
+}
+
+/* Every port's peer at once: one wait for all. NULL with a message when none could listen. */
+static struct nd_peer_wait *listen_peers(const struct nd_port *ports, size_t n,
+					 const struct show_args *a)
+{
+	struct nd_peer_wait *w = calloc(n ? n : 1, sizeof(*w));
+	struct nd_err e = { 0 };
+	unsigned int wait_s = a->have_wait ? (unsigned int)a->peer_wait_s : ND_PEER_WAIT_S;
+
+	if (!w) {
+		fprintf(stderr, "nodrop show: out of memory\n");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		snprintf(w[i].ifname, sizeof(w[i].ifname), "%s", ports[i].link.name);
+	if (nd_peer_listen(w, n, wait_s * 1000, &e)) {
+		fprintf(stderr, "nodrop show: --peer: %s\n", e.msg);
+		free(w);
+		return NULL;
+	}
+	return w;
 }
 
 static int show_run(const struct nd_cli *cli, int argc, char **argv, void *data)
 {
+	const struct show_args *a = data;
+	struct nd_peer_wait *peers = NULL;
 	struct nd_err e = { 0 };
 	struct nd_port *ports;
 	struct nd_ctx *ctx;
 	size_t n, i;
 	int ret, rc = ND_EXIT_OK;
 
-	(void)data;
 	ret = nd_ctx_new(&ctx, &e);
 	if (!ret)
 		ret = nd_ports_read(ctx, (const char *const *)argv, (size_t)argc, &ports, &n, &e);
@@ -434,10 +596,15 @@ static int show_run(const struct nd_cli *cli, int argc, char **argv, void *data)
 		nd_ctx_free(ctx);
 		return nd_cli_exit_code(ret);
 	}
+	if (a->peer && !(peers = listen_peers(ports, n, a))) {
+		nd_ports_free(ports, n);
+		nd_ctx_free(ctx);
+		return ND_EXIT_SYSTEM;
+	}
 	pr_init(cli->json, cli->pretty);
 	pr_open_array(NULL);
 	for (i = 0; i < n; i++) {
-		nd_show_port(&ports[i]);
+		nd_show_port(&ports[i], peers ? &peers[i] : NULL);
 		/* a read that failed for a reason other than "no DCB" is the system's failure */
 		if (ports[i].dcb_status && ports[i].dcb_status != -EOPNOTSUPP) {
 			fprintf(stderr, "nodrop show: %s\n", ports[i].dcb_error);
@@ -447,18 +614,27 @@ static int show_run(const struct nd_cli *cli, int argc, char **argv, void *data)
 	pr_close_array();
 	if (pr_finish())
 		rc = ND_EXIT_SYSTEM;
+	free(peers);
 	nd_ports_free(ports, n);
 	nd_ctx_free(ctx);
 	return rc;
 }
 
-static const struct nd_opt show_opts[] = { { 0 } };
+static const struct nd_opt show_opts[] = {
+	{ "peer", OPT_PEER, NULL, "listen for each port's link partner (LLDP) and show what it "
+	  "advertises: PFC, ETS, APP, max frame size, CEE" },
+	{ "peer-wait", OPT_PEER_WAIT, "SECONDS", "how long to listen, all ports at once "
+	  "(default 31: LLDP sends every 30 s); implies --peer" },
+	{ 0 }
+};
 
 const struct nd_cmd nd_cmd_show = {
 	.name = "show",
 	.args = "[DEV...]",
 	.summary = "Show the lossless state of ports: link, RDMA, RoCE defaults, DCBX, trust, "
-		   "DSCP map, PFC, ETS, buffers, maxrate",
+		   "DSCP map, PFC, ETS, buffers, maxrate; with --peer, the switch's side",
 	.opts = show_opts,
+	.opt = show_opt,
 	.run = show_run,
+	.data_size = sizeof(struct show_args),
 };

@@ -119,6 +119,35 @@ struct nd_peer {
  */
 int nd_lldp_decode(const uint8_t *frame, size_t len, struct nd_peer *p, struct nd_err *e);
 
+/* LLDP's default transmit interval is 30 s: a wait of 31 hears every peer that sends. */
+#define ND_PEER_WAIT_S 31
+
+/* The largest frame nd_peer_listen() reads: a jumbo frame's worth. */
+#define ND_LLDP_FRAME_MAX 9216
+
+/* One port to listen on, and what came of it. */
+struct nd_peer_wait {
+	char ifname[16];		/* the caller fills this in */
+	bool heard;			/* a frame decoded: @peer holds it */
+	struct nd_peer peer;
+	unsigned int bad_frames;	/* frames that came and did not decode */
+	unsigned int waited_ms;		/* until the frame, or the whole wait */
+	/*
+	 * Why not heard: -ETIMEDOUT (nothing came), -EBADMSG (only frames that did not decode:
+	 * the last one's reason), -EPERM (no CAP_NET_RAW), -ENODEV and the like.
+	 */
+	struct nd_err err;
+};
+
+/*
+ * Listen for LLDP on @n ports at once (AF_PACKET, EtherType 0x88cc, the nearest-bridge group
+ * joined), each until its first frame that decodes, all within @wait_ms (LLDP's default
+ * transmit interval is 30 s: wait a little longer). Needs CAP_NET_RAW. Returns 0 when it
+ * could listen on at least one port, each port's outcome in its own struct; else the first
+ * port's error.
+ */
+int nd_peer_listen(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struct nd_err *e);
+
 /* The selector's name: "ethertype", "tcp", "udp", "port", "dscp" (CEE: @cee true). */
 const char *nd_peer_app_sel_name(uint8_t sel, bool cee);
 

@@ -25,7 +25,7 @@ static char *capture(const struct nd_port *port, bool json)
 	dup2(fileno(tmp), STDOUT_FILENO);
 	pr_init(json, false);
 	pr_open_array(NULL);
-	nd_show_port(port);
+	nd_show_port(port, NULL);
 	pr_close_array();
 	ck_assert_int_eq(pr_finish(), 0);
 	fflush(stdout);
