@@ -485,7 +485,8 @@ static void print_peer(const struct nd_peer_wait *w)
 		pr_close_object();
 		return;
 	}
-	pr_string(PR_ANY, "system_name", "    peer %s", p->sys_name[0] ? p->sys_name : "-");
+	pr_string(PR_JSON, "system_name", NULL, p->sys_name);
+	pr_text("    peer %s", p->sys_name[0] ? p->sys_name : "-");
 	pr_string(PR_ANY, "port_id", " port %s", p->port_id);
 	pr_string(PR_JSON, "port_description", NULL, p->port_desc);
 	if (p->port_desc[0])

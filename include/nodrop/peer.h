@@ -44,7 +44,7 @@ struct nd_peer_ets {
 	uint8_t max_tcs;	/* 1..8 (the wire's 0 means 8) */
 	uint8_t prio_tc[8];	/* TC of each priority */
 	uint8_t tc_bw[8];	/* percent of each TC */
-	uint8_t tsa[8];		/* 0 strict, 1 CBS, 2 ETS, 3 ETS-like, 255 vendor */
+	uint8_t tsa[8];		/* 0 strict, 1 CBS, 2 ETS, 255 vendor; the rest reserved */
 };
 
 struct nd_peer_pfc {

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# nodrop show --peer against the wire and against tshark: 8 veth pairs, seeded random LLDP
+# frames (tests/vm/lldp_gen.py: identities, 802.1Qaz ETS/PFC/APP with DSCP, 802.3 max frame
+# size, CEE DCBX, TLVs nobody reads) sent out of one end of each as a switch's agent would,
+# nodrop listening on the other ends, all eight in one wait; tshark decodes the same frames
+# and tests/vm/lldp_compare.py holds the two field by field. Then what a silent wire gives, the
+# wait of eight ports against one, and a frame that does not decode. Run inside the guest by
+# `tests/vm/vm.sh tests/vm/peer.sh`; ND_PEER_N frames (default 200), ND_PEER_SEED.
+# shellcheck disable=SC2317 # functions run through nd_vm_check
+set -u
+# shellcheck source-path=SCRIPTDIR source=guest-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/guest-lib.sh"
+
+ND=${ND_NODROP:-build/nodrop}
+IP=/usr/sbin/ip
+N=${ND_PEER_N:-200}
+SEED=${ND_PEER_SEED:-36}
+T=tests/vm
+
+nd_vm_need tshark tshark
+nd_vm_modprobe veth
+for i in 0 1 2 3 4 5 6 7; do
+	$IP link add "pa$i" type veth peer name "pb$i"
+	$IP link set "pa$i" up
+	$IP link set "pb$i" up
+done
+
+generated() { python3 $T/lldp_gen.py "$SEED" "$N" "$ND_OUT/frames.pcap"; }
+heard() { python3 $T/lldp_wire.py "$ND" "$ND_OUT/frames.pcap" 8 "$ND_OUT/peers.json"; }
+decoded() { tshark -r "$ND_OUT/frames.pcap" -T pdml >"$ND_OUT/frames.pdml" 2>"$ND_OUT/tshark.err"; }
+alike() { python3 $T/lldp_compare.py "$ND_OUT/frames.pdml" "$ND_OUT/peers.json" >"$ND_OUT/compare.log"; }
+
+# eight silent ports cost one wait, not eight; each says how long it waited and why
+one_wait() {
+	local t0 t1 out
+	t0=${EPOCHREALTIME/./}
+	out=$("$ND" show -j --peer-wait 2 pa0 pa1 pa2 pa3 pa4 pa5 pa6 pa7) || return 1
+	t1=${EPOCHREALTIME/./}
+	echo "eight silent ports: $(((t1 - t0) / 1000)) ms" >&2
+	[ $((t1 - t0)) -lt 4000000 ] &&
+		echo "$out" | jq -e 'length == 8 and all(.[]; .peer.heard == false and
+			.peer.waited_ms == 2000 and (.peer.error | test("no LLDP frame in 2000 ms")))' \
+			>/dev/null
+}
+
+# a frame cut short (a port ID longer than what follows): not heard, the decoder's reason
+# kept, the wait runs out
+bad_frame() {
+	local out
+	python3 -c 'import socket, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW); s.bind(("pb0", 0))
+f = bytes.fromhex("0180c200000e02000000beef88cc020704a088c201020304050570")
+for _ in range(30): s.send(f); time.sleep(0.05)' &
+	out=$("$ND" show -j --peer-wait 1 pa0)
+	wait
+	echo "$out" | jq -e '.[0].peer | .heard == false and .bad_frames > 0 and
+		(.error | test("^LLDP frame: "))' >/dev/null ||
+		{ echo "$out" >&2; return 1; }
+}
+
+nd_vm_check "$N seeded random LLDP frames written (seed $SEED)" generated
+nd_vm_check "nodrop show --peer heard each of them on the wire, eight ports a round" heard
+nd_vm_check "tshark decoded the same frames" decoded
+nd_vm_check "nodrop and tshark agree field by field on all $N" alike
+tail -1 "$ND_OUT/compare.log" >&2
+nd_vm_check "eight silent ports wait once, not eight times, each saying why" one_wait
+nd_vm_check "a frame cut short: not heard, the TLV and byte named" bad_frame
+nd_vm_done
