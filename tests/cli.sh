@@ -131,9 +131,40 @@ echo "$out" | jq -e '[.ports[0].drift[] | select(.unsupported) | .field] ==
 	all(.ports[0].drift[]; .note | test("not supported by this driver"))' >/dev/null &&
 	ok "each DCB field is reported as not supported by this driver" || bad "lo audit: $out"
 for f in dcbx trust dscp-map pfc.priorities ets.prio-tc; do
-	grep -q "name=\"$f\"><failure message=\"not supported by this driver" "$empty/lo.xml" &&
-		ok "JUnit: $f fails" || bad "JUnit $f: $(cat "$empty/lo.xml")"
+	grep -q "name=\"$f\"><failure message=\"unverified: not supported by this driver" \
+		"$empty/lo.xml" && ok "JUnit: $f fails, unverified" || bad "JUnit $f: $(cat "$empty/lo.xml")"
 done
+# unverified is a finding unless the site names the fields it accepts so
+expect 1 "audit --accept-unverified of some fields: the others still fail" "$NODROP" audit -j \
+	--dev lo --accept-unverified dcbx,trust --accept-unverified dscp-map "$empty/lo.yaml"
+echo "$out" | jq -e '[.ports[0].drift[] | select(.accepted) | .field] == ["dcbx", "trust",
+	"dscp-map"] and all(.ports[0].drift[]; .unverified)' >/dev/null &&
+	ok "accepted fields are marked, all are unverified" || bad "accept some: $out"
+expect 0 "audit --accept-unverified of every field the port cannot give: clean" "$NODROP" audit \
+	--dev lo --junit "$empty/lo-ok.xml" \
+	--accept-unverified dcbx,trust,dscp-map,pfc.priorities,ets.prio-tc "$empty/lo.yaml"
+echo "$out" | grep -q "^lo: in profile" && grep -q 'name="trust"><skipped message="accepted unverified: not supported' \
+	"$empty/lo-ok.xml" && ok "text says in profile, JUnit skips the accepted" ||
+	bad "accept all: $out $(cat "$empty/lo-ok.xml")"
+expect 2 "audit --accept-unverified of a field there is not" "$NODROP" audit --dev lo \
+	--accept-unverified dcbx,ecn.foo "$empty/lo.yaml"
+case $err in
+"nodrop audit: --accept-unverified 'dcbx,ecn.foo': 'ecn.foo' is not a profile field; give some of mtu,"*) ok "the bad field named, the good ones listed" ;;
+*) bad "accept bad: $err" ;;
+esac
+# ECN asked of a port whose ECN cannot be read: unverified, exit 1, not "not checked" and 0
+cat >"$empty/lo-ecn.yaml" <<'EOY'
+name: lo-ecn
+ports: {names: [lo]}
+ecn: {np: [3], rp: [3], cnp: {dscp: 48}}
+EOY
+expect 1 "audit of ECN on a port without an ECN backend fails, unverified" "$NODROP" audit -j \
+	--dev lo "$empty/lo-ecn.yaml"
+echo "$out" | jq -e '[.ports[0].drift[] | select(.unverified and (.accepted | not)) | .field] ==
+	["ecn.np", "ecn.rp", "ecn.cnp.dscp"]' >/dev/null && ok "each ECN field unverified" ||
+	bad "lo ecn: $out"
+expect 0 "... and passes with those fields accepted" "$NODROP" audit --dev lo \
+	--accept-unverified ecn.np,ecn.rp,ecn.cnp.dscp "$empty/lo-ecn.yaml"
 expect 3 "audit --junit into a directory that does not exist: a system error" \
 	"$NODROP" audit --dev lo --junit "$empty/no/such/dir/lo.xml" "$empty/lo.yaml"
 echo "$err" | grep -q "cannot write $empty/no/such/dir/lo.xml: No such file or directory" &&

@@ -62,7 +62,7 @@ static int apply_exit(int ret, const struct nd_report *r)
 		return ND_EXIT_SYSTEM;
 	if (r->outcome == ND_OUTCOME_REFUSED)
 		return ND_EXIT_FINDINGS;
-	if (r->outcome == ND_OUTCOME_DRY_RUN && nd_report_has_errors(r, false))
+	if (r->outcome == ND_OUTCOME_DRY_RUN && nd_report_has_errors(r, false, 0))
 		return ND_EXIT_FINDINGS;
 	return ND_EXIT_OK;
 }
@@ -88,7 +88,7 @@ static int apply_run(const struct nd_cli *cli, int argc, char **argv, void *data
 		ret = nd_apply(ctx, &profile, &a->opts, &r, &e);
 	pr_init(cli->json, cli->pretty);
 	if (r.n)
-		nd_print_report(&r, &profile, false);
+		nd_print_report(&r, &profile, false, 0);
 	pr_finish();
 	if (ret)
 		fprintf(stderr, "nodrop apply: %s\n", e.msg);

@@ -9,24 +9,56 @@
 #include "print.h"
 #include "report.h"
 
-enum { OPT_JUNIT = 256 };
+enum { OPT_JUNIT = 256, OPT_ACCEPT };
 
 struct audit_args {
 	struct nd_devs devs;
 	const char *junit;
+	uint32_t accept;	/* fields a site accepts unverified, a bit per enum nd_field */
 };
 
 static const struct nd_opt audit_opts[] = {
 	{ "dev", 'd', "DEV", "only this port (repeatable); default: every port the profile matches" },
 	{ "junit", OPT_JUNIT, "FILE", "also write the result as JUnit XML to FILE" },
+	{ "accept-unverified", OPT_ACCEPT, "FIELDS", "fields (profile keys, comma-separated) whose "
+	  "value a port will not give, accepted rather than failed: ecn.np,ecn.rp" },
 	{ 0 },
 };
+
+/* "ecn.np,ecn.rp": each a profile key; ND_EXIT_USAGE after a message naming the keys there are */
+static int parse_accept(struct audit_args *a, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int f;
+
+		for (f = 0; f < ND_F_COUNT; f++)
+			if (strlen(nd_field_key((enum nd_field)f)) == len &&
+			    !strncmp(nd_field_key((enum nd_field)f), p, len))
+				break;
+		if (!len || f == ND_F_COUNT) {
+			fprintf(stderr, "nodrop audit: --accept-unverified '%s': '%.*s' is not a "
+				"profile field; give some of", arg, (int)len, p);
+			for (f = 0; f < ND_F_COUNT; f++)
+				fprintf(stderr, "%s %s", f ? "," : "", nd_field_key((enum nd_field)f));
+			fprintf(stderr, "\n");
+			return ND_EXIT_USAGE;
+		}
+		a->accept |= 1u << f;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
 
 static int audit_opt(int key, const char *arg, void *data)
 {
 	struct audit_args *a = data;
 
 	switch (key) {
+	case OPT_ACCEPT:
+		return parse_accept(a, arg);
 	case 'd':
 		return nd_devs_add(&a->devs, "audit", arg);
 	case OPT_JUNIT:
@@ -72,11 +104,11 @@ static int audit_run(const struct nd_cli *cli, int argc, char **argv, void *data
 		goto out;
 	}
 	pr_init(cli->json, cli->pretty);
-	nd_print_report(&r, &profile, true);
+	nd_print_report(&r, &profile, true, a->accept);
 	rc = pr_finish() ? ND_EXIT_SYSTEM :
-	     nd_report_has_errors(&r, true) ? ND_EXIT_FINDINGS : ND_EXIT_OK;
+	     nd_report_has_errors(&r, true, a->accept) ? ND_EXIT_FINDINGS : ND_EXIT_OK;
 	if (a->junit) {
-		ret = nd_write_junit(a->junit, &r, &profile);
+		ret = nd_write_junit(a->junit, &r, &profile, a->accept);
 		if (ret) {
 			fprintf(stderr, "nodrop audit: cannot write %s: %s\n", a->junit,
 				strerror(-ret));

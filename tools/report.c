@@ -34,21 +34,37 @@ static void print_lints(const struct nd_port_report *pr)
 	pr_close_array();
 }
 
-static void print_change(const struct nd_change *c, bool audit)
+static bool accepted(const struct nd_change *c, uint32_t accept)
+{
+	return accept & (1u << c->field);
+}
+
+static void print_change(const struct nd_change *c, bool audit, uint32_t accept)
 {
 	pr_open_object(NULL);
 	pr_string(PR_ANY, "field", "    %-18s", nd_field_key(c->field));
-	if (c->unsupported) {
-		pr_string(PR_JSON, audit ? "actual" : "from", NULL, c->from);
-		pr_string(PR_JSON, audit ? "expected" : "to", NULL, c->to);
+	if (audit && c->skipped) {
+		/* the port would not say: neither in the profile nor drift */
+		pr_string(PR_JSON, "actual", NULL, c->from);
+		pr_string(PR_JSON, "expected", NULL, c->to);
+		pr_bool(PR_JSON, "unverified", NULL, true);
+		pr_bool(PR_JSON, "accepted", NULL, accepted(c, accept));
+		if (c->unsupported)
+			pr_bool(PR_JSON, "unsupported", NULL, true);
+		pr_text(" unverified%s:", accepted(c, accept) ? " (accepted)" : "");
+		pr_string(PR_ANY, "note", " %s", c->warning);
+		pr_string(PR_TEXT, NULL, "\n        wanted: %s", c->to);
+	} else if (c->unsupported) {
+		pr_string(PR_JSON, "from", NULL, c->from);
+		pr_string(PR_JSON, "to", NULL, c->to);
 		pr_bool(PR_JSON, "unsupported", NULL, true);
 		pr_string(PR_ANY, "note", " %s", c->warning);
 		pr_string(PR_TEXT, NULL, "\n        wanted: %s", c->to);
 	} else if (c->skipped) {
-		pr_string(PR_JSON, audit ? "actual" : "from", NULL, c->from);
-		pr_string(PR_JSON, audit ? "expected" : "to", NULL, c->to);
+		pr_string(PR_JSON, "from", NULL, c->from);
+		pr_string(PR_JSON, "to", NULL, c->to);
 		pr_bool(PR_JSON, "skipped", NULL, true);
-		pr_text(" not %s:", audit ? "checked" : "applied");
+		pr_text(" not applied:");
 		pr_string(PR_ANY, "note", " %s", c->warning);
 		pr_string(PR_TEXT, NULL, "\n        wanted: %s", c->to);
 	} else if (audit) {
@@ -86,13 +102,25 @@ static void print_conflicts(const struct nd_report *r)
 	pr_close_array();
 }
 
-/* Changes to make; for an audit also the fields the port cannot give, which are findings. */
-static size_t drifted(const struct nd_port_report *pr, bool audit)
+/*
+ * Changes to make; for an audit, drift, and also the fields the port would not give (unverified:
+ * findings unless @accept, a bit per field, names them).
+ */
+static size_t drifted(const struct nd_port_report *pr, bool audit, uint32_t accept)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < pr->n_changes; i++)
-		n += !pr->changes[i].skipped || (audit && pr->changes[i].unsupported);
+		n += !pr->changes[i].skipped || (audit && !accepted(&pr->changes[i], accept));
+	return n;
+}
+
+static size_t unverified(const struct nd_port_report *pr, uint32_t accept)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < pr->n_changes; i++)
+		n += pr->changes[i].skipped && !accepted(&pr->changes[i], accept);
 	return n;
 }
 
@@ -103,11 +131,12 @@ static uint64_t planned(const struct nd_report *r)
 	size_t i;
 
 	for (i = 0; i < r->n; i++)
-		n += drifted(&r->ports[i], false);
+		n += drifted(&r->ports[i], false, 0);
 	return n;
 }
 
-void nd_print_report(const struct nd_report *r, const struct nd_profile *profile, bool audit)
+void nd_print_report(const struct nd_report *r, const struct nd_profile *profile, bool audit,
+		     uint32_t accept)
 {
 	size_t i, k;
 
@@ -120,12 +149,12 @@ void nd_print_report(const struct nd_report *r, const struct nd_profile *profile
 	pr_open_array("ports");
 	for (i = 0; i < r->n; i++) {
 		const struct nd_port_report *pr = &r->ports[i];
-		size_t n = drifted(pr, audit);
+		size_t n = drifted(pr, audit, accept), u = audit ? unverified(pr, accept) : 0;
 
 		pr_open_object(NULL);
 		pr_string(PR_ANY, "ifname", "%s:", pr->port.link.name);
 		if (audit)
-			pr_text(" %s", n ? "drift" : "in profile");
+			pr_text(" %s", n > u ? "drift" : u ? "unverified" : "in profile");
 		else if (r->outcome == ND_OUTCOME_NOOP || !n)
 			pr_text(" no changes");
 		else
@@ -133,7 +162,7 @@ void nd_print_report(const struct nd_report *r, const struct nd_profile *profile
 		pr_nl();
 		pr_open_array(audit ? "drift" : "changes");
 		for (k = 0; k < pr->n_changes; k++)
-			print_change(&pr->changes[k], audit);
+			print_change(&pr->changes[k], audit, accept);
 		pr_close_array();
 		print_lints(pr);
 		pr_close_object();
@@ -164,12 +193,13 @@ static bool unsupported(const struct nd_port_report *pr)
 	return false;
 }
 
-bool nd_report_has_errors(const struct nd_report *r, bool drift_counts)
+bool nd_report_has_errors(const struct nd_report *r, bool audit, uint32_t accept)
 {
 	size_t i, k;
 
 	for (i = 0; i < r->n; i++) {
-		if ((drift_counts && drifted(&r->ports[i], true)) || unsupported(&r->ports[i]))
+		/* apply's dry run: a field it cannot write; audit: drift and the unverified */
+		if (audit ? drifted(&r->ports[i], true, accept) > 0 : unsupported(&r->ports[i]))
 			return true;
 		for (k = 0; k < r->ports[i].n_lints; k++)
 			if (r->ports[i].lints[k].severity == ND_SEV_ERROR)
@@ -214,7 +244,8 @@ int nd_write_junit_error(const char *path, const char *profile, const char *msg)
 }
 
 /* One testsuite per port, one testcase per profile field and per lint. */
-int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_profile *p)
+int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_profile *p,
+		   uint32_t accept)
 {
 	FILE *f = fopen(path, "w");
 	size_t i, k;
@@ -225,7 +256,7 @@ int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"nodrop audit\">\n");
 	for (i = 0; i < r->n; i++) {
 		const struct nd_port_report *pr = &r->ports[i];
-		size_t tests = pr->n_lints, failures = drifted(pr, true);
+		size_t tests = pr->n_lints, failures = drifted(pr, true, accept);
 
 		for (field = 0; field < ND_F_COUNT; field++)
 			tests += !!(p->set & (1u << field));
@@ -245,14 +276,11 @@ int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_
 
 				if ((int)c->field != field)
 					continue;
-				if (c->unsupported) {
-					fprintf(f, "<failure message=\"");
-					nd_xml_escape(f, c->warning);
-					fprintf(f, "\"/>");
-					continue;
-				}
 				if (c->skipped) {
-					fprintf(f, "<skipped message=\"");
+					/* unverified: a failure unless the site accepts it */
+					fprintf(f, accepted(c, accept) ?
+						"<skipped message=\"accepted unverified: " :
+						"<failure message=\"unverified: ");
 					nd_xml_escape(f, c->warning);
 					fprintf(f, "\"/>");
 					continue;

@@ -4,16 +4,22 @@
 #define ND_REPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "nodrop.h"
 
-/* Changes (apply, rollback) or drift (@audit) per port, lints, the outcome. */
-void nd_print_report(const struct nd_report *r, const struct nd_profile *profile, bool audit);
-/* Any lint at error severity, or (with @drift_counts) any drift? */
-bool nd_report_has_errors(const struct nd_report *r, bool drift_counts);
+/*
+ * Changes (apply, rollback) or drift (@audit) per port, lints, the outcome. An audit's field the
+ * port would not give is unverified: a finding unless @accept (a bit per enum nd_field) names it.
+ */
+void nd_print_report(const struct nd_report *r, const struct nd_profile *profile, bool audit,
+		     uint32_t accept);
+/* Any lint at error severity; apply: any field it cannot write; @audit: drift or unverified */
+bool nd_report_has_errors(const struct nd_report *r, bool audit, uint32_t accept);
 /* JUnit XML for CI: a testsuite per port, a testcase per profile field and per lint. */
-int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_profile *p);
+int nd_write_junit(const char *path, const struct nd_report *r, const struct nd_profile *p,
+		   uint32_t accept);
 /* A JUnit file with one errored test case named after @profile, for a run that checked nothing. */
 int nd_write_junit_error(const char *path, const char *profile, const char *msg);
 

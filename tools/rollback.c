@@ -99,7 +99,7 @@ static int rollback_run(const struct nd_cli *cli, int argc, char **argv, void *d
 		ret = nd_rollback(ctx, a->journal, &a->opts, &r, &e);
 	pr_init(cli->json, cli->pretty);
 	if (r.n || r.note[0])
-		nd_print_report(&r, NULL, false);
+		nd_print_report(&r, NULL, false, 0);
 	pr_finish();
 	if (ret)
 		fprintf(stderr, "nodrop rollback: %s\n", e.msg);

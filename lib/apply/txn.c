@@ -254,8 +254,10 @@ int nd_txn_report_fill(struct nd_report *r, struct nd_port *ports, size_t n,
 			fmt_dscp(c->to, sizeof(c->to), map, s->field);
 			continue;
 		}
+		/* a field's steps skipped for one reason are one line; each field its own, so
+		 * that audit can say which field went unverified (and a site accept it) */
 		if (s->skip && !s->unsupported && c && c->skipped && !c->unsupported &&
-		    !strcmp(c->warning, s->warning)) {
+		    c->field == s->field && !strcmp(c->warning, s->warning)) {
 			size_t len = strlen(c->to);
 
 			snprintf(c->to + len, sizeof(c->to) - len, ", %s", s->to);
