@@ -165,6 +165,20 @@ echo "$out" | jq -e '[.ports[0].drift[] | select(.unverified and (.accepted | no
 	bad "lo ecn: $out"
 expect 0 "... and passes with those fields accepted" "$NODROP" audit --dev lo \
 	--accept-unverified ecn.np,ecn.rp,ecn.cnp.dscp "$empty/lo-ecn.yaml"
+# --peer: a port that hears no switch cannot be verified across its cable (root: CAP_NET_RAW;
+# in a network namespace of its own, whose lo takes an MTU a profile can name)
+printf 'name: lo-mtu\nports: {names: [lo]}\nmtu: 9000\n' >"$empty/lo-mtu.yaml"
+if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
+	in_ns() { unshare -n sh -c '/usr/sbin/ip link set lo mtu 9000 up && exec "$@"' sh "$@"; }
+	expect 1 "audit --peer on a port no switch talks to: a finding" in_ns "$NODROP" audit -j --dev lo \
+		--peer-wait 1 "$empty/lo-mtu.yaml"
+	echo "$out" | jq -e '.ports[0].drift == [] and (.ports[0].lints | map(select(.id ==
+		"peer-unheard" and .severity == "error")) | length == 1)' >/dev/null &&
+		ok "peer-unheard, an error" || bad "audit --peer lo: $out"
+	expect 0 "... accepted with --accept-unverified peer" in_ns "$NODROP" audit --dev lo --peer-wait 1 \
+		--accept-unverified peer "$empty/lo-mtu.yaml"
+fi
+expect 2 "audit --peer-wait x" "$NODROP" audit --peer-wait x "$empty/lo-mtu.yaml"
 expect 3 "audit --junit into a directory that does not exist: a system error" \
 	"$NODROP" audit --dev lo --junit "$empty/no/such/dir/lo.xml" "$empty/lo.yaml"
 echo "$err" | grep -q "cannot write $empty/no/such/dir/lo.xml: No such file or directory" &&

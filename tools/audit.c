@@ -2,6 +2,7 @@
 /* nodrop audit: where the ports differ from a profile, and what is inconsistent. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -9,19 +10,30 @@
 #include "print.h"
 #include "report.h"
 
-enum { OPT_JUNIT = 256, OPT_ACCEPT };
+enum { OPT_JUNIT = 256, OPT_ACCEPT, OPT_PEER, OPT_PEER_WAIT };
+
+/* --accept-unverified peer: the bit past the profile's fields */
+#define ACCEPT_PEER (1u << ND_F_COUNT)
 
 struct audit_args {
 	struct nd_devs devs;
 	const char *junit;
 	uint32_t accept;	/* fields a site accepts unverified, a bit per enum nd_field */
+	bool peer;
+	int peer_wait_s;
+	bool have_wait;
 };
 
 static const struct nd_opt audit_opts[] = {
 	{ "dev", 'd', "DEV", "only this port (repeatable); default: every port the profile matches" },
 	{ "junit", OPT_JUNIT, "FILE", "also write the result as JUnit XML to FILE" },
 	{ "accept-unverified", OPT_ACCEPT, "FIELDS", "fields (profile keys, comma-separated) whose "
-	  "value a port will not give, accepted rather than failed: ecn.np,ecn.rp" },
+	  "value a port will not give, accepted rather than failed: ecn.np,ecn.rp; peer: a link "
+	  "partner not heard" },
+	{ "peer", OPT_PEER, NULL, "also check each port against its link partner, heard over LLDP: "
+	  "PFC, willing bits, DSCP map, max frame size, ETS" },
+	{ "peer-wait", OPT_PEER_WAIT, "SECONDS", "how long to listen, all ports at once (default 31); "
+	  "implies --peer" },
 	{ 0 },
 };
 
@@ -38,12 +50,14 @@ static int parse_accept(struct audit_args *a, const char *arg)
 			if (strlen(nd_field_key((enum nd_field)f)) == len &&
 			    !strncmp(nd_field_key((enum nd_field)f), p, len))
 				break;
-		if (!len || f == ND_F_COUNT) {
+		if (f == ND_F_COUNT && len == 4 && !strncmp(p, "peer", 4))
+			f = ND_F_COUNT;		/* ACCEPT_PEER */
+		else if (!len || f == ND_F_COUNT) {
 			fprintf(stderr, "nodrop audit: --accept-unverified '%s': '%.*s' is not a "
 				"profile field; give some of", arg, (int)len, p);
 			for (f = 0; f < ND_F_COUNT; f++)
 				fprintf(stderr, "%s %s", f ? "," : "", nd_field_key((enum nd_field)f));
-			fprintf(stderr, "\n");
+			fprintf(stderr, ", peer\n");
 			return ND_EXIT_USAGE;
 		}
 		a->accept |= 1u << f;
@@ -59,6 +73,12 @@ static int audit_opt(int key, const char *arg, void *data)
 	switch (key) {
 	case OPT_ACCEPT:
 		return parse_accept(a, arg);
+	case OPT_PEER:
+		a->peer = true;
+		return 0;
+	case OPT_PEER_WAIT:
+		a->peer = a->have_wait = true;
+		return nd_parse_seconds("audit", "peer-wait", arg, &a->peer_wait_s);
 	case 'd':
 		return nd_devs_add(&a->devs, "audit", arg);
 	case OPT_JUNIT:
@@ -74,6 +94,50 @@ static int junit_error(const char *path, const char *profile, const char *msg)
 
 	if (ret)
 		fprintf(stderr, "nodrop audit: cannot write %s: %s\n", path, strerror(-ret));
+	return ret;
+}
+
+/*
+ * Every port's link partner, heard in one wait, and the lints across each cable appended to the
+ * port's own. 0, or a negative errno after a message.
+ */
+static int audit_peers(struct nd_report *r, const struct nd_profile *profile,
+		       const struct audit_args *a)
+{
+	unsigned int wait_s = a->have_wait ? (unsigned int)a->peer_wait_s : ND_PEER_WAIT_S;
+	struct nd_peer_wait *w = calloc(r->n ? r->n : 1, sizeof(*w));
+	struct nd_err e = { 0 };
+	int ret = 0;
+	size_t i;
+
+	if (!w)
+		return -ENOMEM;
+	for (i = 0; i < r->n; i++)
+		snprintf(w[i].ifname, sizeof(w[i].ifname), "%s", r->ports[i].port.link.name);
+	ret = nd_peer_listen(w, r->n, wait_s * 1000, &e);
+	for (i = 0; !ret && i < r->n; i++) {
+		struct nd_port_report *pr = &r->ports[i];
+		struct nd_lint *pl, *all;
+		int n = nd_lint_peer(&pr->port, profile, &w[i], a->accept & ACCEPT_PEER, &pl, &e);
+
+		if (n < 0) {
+			ret = n;
+			break;
+		}
+		all = realloc(pr->lints, (pr->n_lints + (size_t)n + 1) * sizeof(*all));
+		if (!all) {
+			free(pl);
+			ret = nd_err_set(&e, -ENOMEM, "out of memory");
+			break;
+		}
+		memcpy(all + pr->n_lints, pl, (size_t)n * sizeof(*pl));
+		pr->lints = all;
+		pr->n_lints += (size_t)n;
+		free(pl);
+	}
+	if (ret)
+		fprintf(stderr, "nodrop audit: --peer: %s\n", e.msg);
+	free(w);
 	return ret;
 }
 
@@ -103,6 +167,13 @@ static int audit_run(const struct nd_cli *cli, int argc, char **argv, void *data
 			rc = ND_EXIT_SYSTEM;
 		goto out;
 	}
+	if (a->peer && audit_peers(&r, &profile, a)) {
+		rc = ND_EXIT_SYSTEM;
+		if (a->junit)
+			junit_error(a->junit, profile.name, "listening for the ports' link partners "
+				    "failed");
+		goto out;
+	}
 	pr_init(cli->json, cli->pretty);
 	nd_print_report(&r, &profile, true, a->accept);
 	rc = pr_finish() ? ND_EXIT_SYSTEM :
@@ -125,7 +196,8 @@ out:
 const struct nd_cmd nd_cmd_audit = {
 	.name = "audit",
 	.args = "PROFILE",
-	.summary = "Report drift from a profile per field, and consistency lints",
+	.summary = "Report drift from a profile per field, and consistency lints; with --peer, "
+		   "against the switch across each cable too",
 	.opts = audit_opts,
 	.opt = audit_opt,
 	.run = audit_run,

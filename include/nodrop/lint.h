@@ -33,6 +33,18 @@ struct nd_lint {
 int nd_lint_port(const struct nd_port *port, const struct nd_profile *profile,
 		 struct nd_lint **lints, struct nd_err *e);
 
+struct nd_peer_wait;
+/*
+ * The lints across the cable: @port's lossless state (as nd_lint_port() reads it) against what
+ * its link partner advertised over LLDP (@peer, from nd_peer_listen()): nothing heard
+ * (peer-unheard: an error, info when @accept_unheard), PFC on the RoCE or lossless priorities,
+ * willing bits, the DSCP map, the maximum frame size, the ETS share of RoCE's traffic class.
+ * Returns the number of lints in *@lints (caller frees) or -errno.
+ */
+int nd_lint_peer(const struct nd_port *port, const struct nd_profile *profile,
+		 const struct nd_peer_wait *peer, bool accept_unheard, struct nd_lint **lints,
+		 struct nd_err *e);
+
 #ifdef __cplusplus
 }
 #endif

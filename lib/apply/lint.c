@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "lint.h"
 
 static const char *const severity_names[] = {
 	[ND_SEV_INFO] = "info",
@@ -32,43 +33,13 @@ const char *nd_severity_name(enum nd_severity sev)
 	return "unknown";
 }
 
-/* One stream of RoCE traffic as the NIC classifies it. */
-struct flow {
-	char who[80];		/* "mlx5_0/1 rdma_cm default" */
-	int tos, dscp;
-	int prio;		/* -1: not derivable from the host's state */
-	bool kernel_default;	/* no rdma_cm configfs group: ToS 0 */
-};
-
-struct lint_ctx {
-	const struct nd_port *port;
-	const struct nd_profile *profile;
-	struct nd_lint *v;
-	size_t n, cap;
-	int err;
-	bool dcb;		/* the driver reported DCB state */
-	uint8_t pfc;		/* PFC-enabled priorities; 0 when none or unknown */
-	enum nd_trust trust;
-	int dscp2prio[ND_DSCP_MAX];
-	struct flow flows[ND_RDMA_PER_NETDEV];
-	size_t n_flows;
-	uint8_t roce_prios;	/* priorities RoCE traffic is known to ride */
-};
-
-struct lint_rule {
-	const char *id;
-	enum nd_severity severity;	/* the usual one; a check may raise or lower it */
-	void (*check)(struct lint_ctx *c, const struct lint_rule *r);
-};
-
-static bool given(const struct lint_ctx *c, enum nd_field f)
+bool lint_given(const struct lint_ctx *c, enum nd_field f)
 {
 	return c->profile && (c->profile->set & (1u << f));
 }
 
-/* Append a finding; NULL (and c->err set) when out of memory. */
-static struct nd_lint *add(struct lint_ctx *c, const struct lint_rule *r, enum nd_severity sev,
-			   enum nd_field f)
+struct nd_lint *lint_add(struct lint_ctx *c, const struct lint_rule *r, enum nd_severity sev,
+			 enum nd_field f)
 {
 	struct nd_lint *l;
 
@@ -81,14 +52,12 @@ static struct nd_lint *add(struct lint_ctx *c, const struct lint_rule *r, enum n
 	}
 	l->id = r->id;
 	l->severity = sev;
-	if (f < ND_F_COUNT && given(c, f))
+	if (f < ND_F_COUNT && lint_given(c, f))
 		l->loc = c->profile->loc[f];
 	return l;
 }
 
-/* Only the lint functions below format into these, with their own literal formats. */
-static void say(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *dst, size_t len, const char *fmt, ...)
+void lint_say(char *dst, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -103,8 +72,6 @@ static const char *key(enum nd_field f)
 	return nd_field_key(f);
 }
 
-#define EVIDENCE(l, ...) say((l)->evidence, sizeof((l)->evidence), __VA_ARGS__)
-#define FIX(l, ...) say((l)->fix, sizeof((l)->fix), __VA_ARGS__)
 
 /* ---- the rules ---- */
 
@@ -128,7 +95,7 @@ static void check_roce_prio(struct lint_ctx *c, const struct lint_rule *r)
 
 		if (!ecn->have_enable || ecn->np_en || ecn->rp_en)
 			return;
-		l = add(c, r, ND_SEV_WARN, ND_F_PFC_EN);
+		l = lint_add(c, r, ND_SEV_WARN, ND_F_PFC_EN);
 		if (!l)
 			return;
 		EVIDENCE(l, "PFC is off on every priority and ECN is off (no roce_np/roce_rp "
@@ -144,7 +111,7 @@ static void check_roce_prio(struct lint_ctx *c, const struct lint_rule *r)
 		struct nd_lint *l;
 
 		if (c->trust == ND_TRUST_PCP) {
-			l = add(c, r, ND_SEV_WARN, ND_F_TRUST);
+			l = lint_add(c, r, ND_SEV_WARN, ND_F_TRUST);
 			if (!l)
 				return;
 			EVIDENCE(l, "trust is pcp: the priority of RoCE traffic (%s ToS %d, DSCP "
@@ -157,8 +124,8 @@ static void check_roce_prio(struct lint_ctx *c, const struct lint_rule *r)
 		}
 		if (fl->prio >= 0 && (c->pfc & (1u << fl->prio)))
 			continue;
-		l = add(c, r, r->severity, given(c, ND_F_PFC_EN) ? ND_F_PFC_EN :
-			given(c, ND_F_DSCP_MAP) ? ND_F_DSCP_MAP : ND_F_ROCE_TOS);
+		l = lint_add(c, r, r->severity, lint_given(c, ND_F_PFC_EN) ? ND_F_PFC_EN :
+			lint_given(c, ND_F_DSCP_MAP) ? ND_F_DSCP_MAP : ND_F_ROCE_TOS);
 		if (!l)
 			return;
 		if (fl->prio < 0) {
@@ -210,9 +177,9 @@ static void check_ecn_enabled(struct lint_ctx *c, const struct lint_rule *r)
 	if (!c->n_flows || !want)
 		return;
 	if (!ecn->have_enable) {
-		bool asked = given(c, ND_F_ECN_NP) || given(c, ND_F_ECN_RP);
-		struct nd_lint *l = add(c, r, asked ? ND_SEV_WARN : ND_SEV_INFO,
-					given(c, ND_F_ECN_NP) ? ND_F_ECN_NP : ND_F_ECN_RP);
+		bool asked = lint_given(c, ND_F_ECN_NP) || lint_given(c, ND_F_ECN_RP);
+		struct nd_lint *l = lint_add(c, r, asked ? ND_SEV_WARN : ND_SEV_INFO,
+					lint_given(c, ND_F_ECN_NP) ? ND_F_ECN_NP : ND_F_ECN_RP);
 
 		if (!l)
 			return;
@@ -231,7 +198,7 @@ static void check_ecn_enabled(struct lint_ctx *c, const struct lint_rule *r)
 
 		if (!(want & (1u << p)) || (np && rp))
 			continue;
-		l = add(c, r, !np && !rp ? ND_SEV_ERROR : r->severity,
+		l = lint_add(c, r, !np && !rp ? ND_SEV_ERROR : r->severity,
 			!rp ? ND_F_ECN_RP : ND_F_ECN_NP);
 		if (!l)
 			return;
@@ -264,7 +231,7 @@ static bool cnp_value(const struct lint_ctx *c, const char *param, enum nd_field
 		*from = param;
 		return true;
 	}
-	if (given(c, f)) {
+	if (lint_given(c, f)) {
 		*v = f == ND_F_CNP_PRIO ? c->profile->cnp_prio : c->profile->cnp_dscp;
 		*from = key(f);
 		return true;
@@ -297,8 +264,8 @@ static void check_cnp(struct lint_ctx *c, const struct lint_rule *r)
 		return;
 	/* a profile that sets the CNP priority writes np_cnp_prio, which resets the mode */
 	if (!nd_ecn_param_get(&c->port->ecn, "np_cnp_prio_mode", &mode) && mode &&
-	    !given(c, ND_F_CNP_PRIO)) {
-		l = add(c, r, r->severity, ND_F_CNP_PRIO);
+	    !lint_given(c, ND_F_CNP_PRIO)) {
+		l = lint_add(c, r, r->severity, ND_F_CNP_PRIO);
 		if (!l)
 			return;
 		EVIDENCE(l, "np_cnp_prio_mode is %u: CNPs do not take the configured np_cnp_prio",
@@ -308,7 +275,7 @@ static void check_cnp(struct lint_ctx *c, const struct lint_rule *r)
 	} else if (cnp_value(c, "np_cnp_prio", ND_F_CNP_PRIO, &prio, &from) &&
 		   prio < ND_PRIO_MAX) {
 		if (data & (1u << prio)) {
-			l = add(c, r, r->severity, ND_F_CNP_PRIO);
+			l = lint_add(c, r, r->severity, ND_F_CNP_PRIO);
 			if (!l)
 				return;
 			EVIDENCE(l, "CNPs leave on priority %u (%s), which carries RoCE data "
@@ -321,7 +288,7 @@ static void check_cnp(struct lint_ctx *c, const struct lint_rule *r)
 			   IEEE_8021QAZ_TSA_STRICT) {
 			unsigned int tc = ets->prio_tc[prio] % ND_PRIO_MAX;
 
-			l = add(c, r, r->severity, given(c, ND_F_ETS_TSA) ? ND_F_ETS_TSA :
+			l = lint_add(c, r, r->severity, lint_given(c, ND_F_ETS_TSA) ? ND_F_ETS_TSA :
 				ND_F_ETS_PRIO_TC);
 			if (!l)
 				return;
@@ -335,7 +302,7 @@ static void check_cnp(struct lint_ctx *c, const struct lint_rule *r)
 	if (c->dcb && c->trust == ND_TRUST_DSCP &&
 	    cnp_value(c, "np_cnp_dscp", ND_F_CNP_DSCP, &dscp, &dfrom) && dscp < ND_DSCP_MAX &&
 	    c->dscp2prio[dscp] >= 0 && (data & (1u << c->dscp2prio[dscp]))) {
-		l = add(c, r, r->severity, ND_F_CNP_DSCP);
+		l = lint_add(c, r, r->severity, ND_F_CNP_DSCP);
 		if (!l)
 			return;
 		EVIDENCE(l, "CNP DSCP %u (%s) maps to priority %d (trust dscp), which carries "
@@ -365,7 +332,7 @@ static void check_mtu(struct lint_ctx *c, const struct lint_rule *r)
 		if (strcmp(rp->link_layer, "Ethernet") || !mtu)
 			continue;
 		if (path && mtu < path + ND_ROCE_HDR_BYTES) {
-			l = add(c, r, r->severity, ND_F_MTU);
+			l = lint_add(c, r, r->severity, ND_F_MTU);
 			if (!l)
 				return;
 			EVIDENCE(l, "%s/%u: netdev MTU %u < RoCE MTU %u + %u (%s) = %u: RoCE drops "
@@ -374,7 +341,7 @@ static void check_mtu(struct lint_ctx *c, const struct lint_rule *r)
 				 fit);
 		} else if (rp->max_mtu > path && mtu < rp->max_mtu + ND_ROCE_HDR_BYTES) {
 			path = rp->max_mtu;
-			l = add(c, r, ND_SEV_WARN, ND_F_MTU);
+			l = lint_add(c, r, ND_SEV_WARN, ND_F_MTU);
 			if (!l)
 				return;
 			EVIDENCE(l, "%s/%u: netdev MTU %u caps RoCE at %u-byte packets; the port "
@@ -399,13 +366,13 @@ static void check_trust_map(struct lint_ctx *c, const struct lint_rule *r)
 	unsigned int d, n = 0;
 	struct nd_lint *l;
 
-	if (!given(c, ND_F_TRUST) || !given(c, ND_F_DSCP_MAP) || p->trust != ND_TRUST_PCP)
+	if (!lint_given(c, ND_F_TRUST) || !lint_given(c, ND_F_DSCP_MAP) || p->trust != ND_TRUST_PCP)
 		return;
 	for (d = 0; d < ND_DSCP_MAX; d++)
 		n += p->dscp2prio[d] >= 0;
 	if (!n)
 		return;
-	l = add(c, r, r->severity, ND_F_DSCP_MAP);
+	l = lint_add(c, r, r->severity, ND_F_DSCP_MAP);
 	if (!l)
 		return;
 	EVIDENCE(l, "%s is pcp but %s maps %u DSCP value%s: on mlx5 and ice the first DSCP APP "
@@ -426,7 +393,7 @@ static void check_trust_map(struct lint_ctx *c, const struct lint_rule *r)
 static void check_buffer(struct lint_ctx *c, const struct lint_rule *r)
 {
 	const struct dcbnl_buffer *b = &c->port->dcb.buffer;
-	enum nd_field f = given(c, ND_F_BUF_PRIO) ? ND_F_BUF_PRIO : ND_F_BUF_SIZE;
+	enum nd_field f = lint_given(c, ND_F_BUF_PRIO) ? ND_F_BUF_PRIO : ND_F_BUF_SIZE;
 	uint8_t reported = 0;
 	unsigned int p, q;
 	char list[32];
@@ -446,7 +413,7 @@ static void check_buffer(struct lint_ctx *c, const struct lint_rule *r)
 		if (!(c->pfc & (1u << p)))
 			continue;
 		if (buf >= DCBX_MAX_BUFFERS || !b->buffer_size[buf]) {
-			l = add(c, r, r->severity, f);
+			l = lint_add(c, r, r->severity, f);
 			if (!l)
 				return;
 			EVIDENCE(l, "PFC priority %u maps to receive buffer %u, %s: no room for "
@@ -465,7 +432,7 @@ static void check_buffer(struct lint_ctx *c, const struct lint_rule *r)
 		if (!lossy)
 			continue;
 		reported |= (uint8_t)(1u << buf);
-		l = add(c, r, r->severity, ND_F_BUF_PRIO);
+		l = lint_add(c, r, r->severity, ND_F_BUF_PRIO);
 		if (!l)
 			return;
 		EVIDENCE(l, "receive buffer %u holds PFC priority %u and priorities %s without "
@@ -484,7 +451,7 @@ static void check_cable(struct lint_ctx *c, const struct lint_rule *r)
 
 	if (!c->dcb || !c->pfc || c->port->dcb.pfc.delay)
 		return;
-	l = add(c, r, r->severity, given(c, ND_F_PFC_DELAY) ? ND_F_PFC_DELAY : ND_F_PFC_EN);
+	l = lint_add(c, r, r->severity, lint_given(c, ND_F_PFC_DELAY) ? ND_F_PFC_DELAY : ND_F_PFC_EN);
 	if (!l)
 		return;
 	EVIDENCE(l, "PFC is on priorities %s but the cable length (ieee_pfc.delay) is 0 m: the "
@@ -505,7 +472,7 @@ static enum nd_field profile_dcb_field(const struct lint_ctx *c)
 	size_t i;
 
 	for (i = 0; i < ND_ARRAY_SIZE(dcb_fields); i++)
-		if (given(c, dcb_fields[i]))
+		if (lint_given(c, dcb_fields[i]))
 			return dcb_fields[i];
 	return ND_F_COUNT;
 }
@@ -526,7 +493,7 @@ static void check_dcbx(struct lint_ctx *c, const struct lint_rule *r)
 	if (!c->dcb)
 		return;
 	if ((dcb->have & ND_DCB_HAVE_DCBX) && (dcb->dcbx & DCB_CAP_DCBX_LLD_MANAGED)) {
-		l = add(c, r, sev, f);
+		l = lint_add(c, r, sev, f);
 		if (!l)
 			return;
 		EVIDENCE(l, "DCBX mode is 0x%02x (LLD_MANAGED): firmware or an LLDP agent owns DCB "
@@ -538,7 +505,7 @@ static void check_dcbx(struct lint_ctx *c, const struct lint_rule *r)
 	/* best effort: an unreadable /proc hides agents, it does not fail the lint run */
 	if (nd_lldp_agent_find(&a) != 1)
 		return;
-	l = add(c, r, sev, f);
+	l = lint_add(c, r, sev, f);
 	if (!l)
 		return;
 	EVIDENCE(l, "%s is running (pid %s): it %s", a.comm, a.pid, a.does);
@@ -576,7 +543,7 @@ static void check_headroom(struct lint_ctx *c, const struct lint_rule *r)
 		done |= (uint8_t)(1u << buf);
 		if (!b->buffer_size[buf] || b->buffer_size[buf] >= h.size)
 			continue;	/* size 0 is pfc-buffer's finding */
-		l = add(c, r, r->severity, given(c, ND_F_BUF_SIZE) ? ND_F_BUF_SIZE : ND_F_PFC_DELAY);
+		l = lint_add(c, r, r->severity, lint_given(c, ND_F_BUF_SIZE) ? ND_F_BUF_SIZE : ND_F_PFC_DELAY);
 		if (!l)
 			return;
 		EVIDENCE(l, "buffer %u (lossless priority %u) holds %u B; the basic headroom model "
@@ -620,7 +587,7 @@ static void find_flows(struct lint_ctx *c)
 		snprintf(fl->who, sizeof(fl->who), "%s/%u %s", rp->ibdev, rp->port,
 			 fl->kernel_default ? "kernel default" : "rdma_cm default");
 	}
-	if (!c->n_flows && given(c, ND_F_ROCE_TOS)) {
+	if (!c->n_flows && lint_given(c, ND_F_ROCE_TOS)) {
 		c->flows[0].tos = c->profile->roce_tos;
 		snprintf(c->flows[0].who, sizeof(c->flows[0].who), "profile %s",
 			 key(ND_F_ROCE_TOS));
@@ -636,31 +603,48 @@ static void find_flows(struct lint_ctx *c)
 	}
 }
 
+void lint_ctx_init(struct lint_ctx *c, const struct nd_port *port,
+		   const struct nd_profile *profile)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->port = port;
+	c->profile = profile;
+	c->dcb = port->dcb_status == 0;
+	if (c->dcb) {
+		if (port->dcb.have & ND_DCB_HAVE_PFC)
+			c->pfc = port->dcb.pfc.pfc_en;
+		c->trust = nd_dcb_trust(&port->dcb, NULL);
+		nd_dcb_dscp_map(&port->dcb, c->dscp2prio);
+		/* an entry naming no real priority classifies nothing the rules can follow */
+		for (i = 0; i < ND_DSCP_MAX; i++)
+			if (c->dscp2prio[i] >= ND_PRIO_MAX)
+				c->dscp2prio[i] = -1;
+	}
+	find_flows(c);
+}
+
+int lint_run(struct lint_ctx *c, const struct lint_rule *set, size_t n, struct nd_lint **lints,
+	     struct nd_err *e)
+{
+	for (size_t i = 0; i < n && !c->err; i++)
+		set[i].check(c, &set[i]);
+	if (c->err) {
+		free(c->v);
+		return nd_err_set(e, c->err, "%s: cannot run lints: out of memory",
+				  c->port->link.name);
+	}
+	*lints = c->v;
+	return (int)c->n;
+}
+
 int nd_lint_port(const struct nd_port *port, const struct nd_profile *profile,
 		 struct nd_lint **lints, struct nd_err *e)
 {
-	struct lint_ctx c = { .port = port, .profile = profile };
-	size_t i;
+	struct lint_ctx c;
 
 	*lints = NULL;
-	c.dcb = port->dcb_status == 0;
-	if (c.dcb) {
-		if (port->dcb.have & ND_DCB_HAVE_PFC)
-			c.pfc = port->dcb.pfc.pfc_en;
-		c.trust = nd_dcb_trust(&port->dcb, NULL);
-		nd_dcb_dscp_map(&port->dcb, c.dscp2prio);
-		/* an entry naming no real priority classifies nothing the rules can follow */
-		for (i = 0; i < ND_DSCP_MAX; i++)
-			if (c.dscp2prio[i] >= ND_PRIO_MAX)
-				c.dscp2prio[i] = -1;
-	}
-	find_flows(&c);
-	for (i = 0; i < ND_ARRAY_SIZE(rules) && !c.err; i++)
-		rules[i].check(&c, &rules[i]);
-	if (c.err) {
-		free(c.v);
-		return nd_err_set(e, c.err, "%s: cannot run lints: out of memory", port->link.name);
-	}
-	*lints = c.v;
-	return (int)c.n;
+	lint_ctx_init(&c, port, profile);
+	return lint_run(&c, rules, ND_ARRAY_SIZE(rules), lints, e);
 }
