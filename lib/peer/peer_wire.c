@@ -46,7 +46,12 @@ static int open_port(struct nd_peer_wait *w)
 		nd_err_set(&w->err, err, "%s: no such interface", w->ifname);
 		return err;
 	}
-	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(ND_LLDP_ETHERTYPE));
+	/*
+	 * Protocol 0 until bind: a packet socket opened for a protocol takes that protocol's
+	 * frames from every interface until it is bound, and a frame another port received in
+	 * that moment would be taken for this port's switch.
+	 */
+	fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		err = -errno;
 		if (err == -EPERM || err == -EACCES)
@@ -69,13 +74,18 @@ static int open_port(struct nd_peer_wait *w)
 	return fd;
 }
 
-/* Every frame waiting on @w's socket; true once one decoded. */
-static bool drain(struct nd_peer_wait *w, int fd, uint8_t *buf, size_t size)
+/* Every frame waiting on @w's socket (bound to @ifindex); true once one decoded. */
+static bool drain(struct nd_peer_wait *w, int fd, int ifindex, uint8_t *buf, size_t size)
 {
+	struct sockaddr_ll from;
+	socklen_t fromlen = sizeof(from);
 	struct nd_err e = { 0 };
 	ssize_t n;
 
-	while ((n = recv(fd, buf, size, MSG_TRUNC)) >= 0) {
+	while ((n = recvfrom(fd, buf, size, MSG_TRUNC, (struct sockaddr *)&from, &fromlen)) >= 0) {
+		fromlen = sizeof(from);
+		if (from.sll_ifindex != ifindex)
+			continue;	/* not this port's: bound sockets never get one */
 		if ((size_t)n > size) {
 			nd_err_set(&w->err, -EMSGSIZE, "%s: an LLDP frame of %zd bytes, larger than "
 				   "any frame nodrop reads (%zu)", w->ifname, n, size);
@@ -132,7 +142,8 @@ int nd_peer_listen(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struc
 		for (i = 0; r > 0 && i < n; i++) {
 			if (pfd[i].fd < 0 || !(pfd[i].revents & POLLIN))
 				continue;
-			if (drain(&w[i], pfd[i].fd, buf, ND_LLDP_FRAME_MAX)) {
+			if (drain(&w[i], pfd[i].fd, (int)if_nametoindex(w[i].ifname), buf,
+				  ND_LLDP_FRAME_MAX)) {
 				w[i].waited_ms = (unsigned int)(now_ms() - start);
 				close(pfd[i].fd);
 				pfd[i].fd = -1;	/* poll skips it from now on */

@@ -3,6 +3,11 @@
 """Seeded random LLDP frames for tests/vm/peer.sh: what a switch might advertise.
 
 Usage: lldp_gen.py SEED N OUT.pcap
+       lldp_gen.py frame [pfc=BITS] [dscp=D:P,...] [mfs=BYTES] [tc3-bw=PCT] OUT.bin
+
+The second form writes one switch's frame, named leaf12 Ethernet1/3: PFC on the priorities of
+BITS (default 0x08), a DSCP application entry per D:P (default 26:3), maximum frame size BYTES
+(default 9216), ETS with priority p in traffic class p and TC 3's share PCT (default 50).
 
 Each frame has the mandatory chassis ID, port ID and TTL, then in a random order and each at
 most once (a repeated DCB TLV is something nodrop drops on purpose, tshark shows twice): port
@@ -110,7 +115,30 @@ def frame(r, k):
 	return DST + src + b'\x88\xcc' + body
 
 
+def switch_frame(args):
+	"""One switch's advertisement, from KEY=VALUE arguments (see the usage)."""
+	opt = dict(a.split('=', 1) for a in args)
+	body = tlv(1, b'\x04' + bytes.fromhex('a088c2010203')) + tlv(2, b'\x05Ethernet1/3')
+	body += tlv(3, struct.pack('>H', 120)) + tlv(5, b'leaf12')
+	body += org('0080c2', 11, bytes([8, int(opt.get('pfc', '0x08'), 0)]))
+	app_b = b'\x00'
+	for e in opt.get('dscp', '26:3').split(','):
+		d, pr = (int(x) for x in e.split(':'))
+		app_b += bytes([pr << 5 | 5]) + struct.pack('>H', d)
+	body += org('0080c2', 12, app_b)
+	bw = [10, 10, 10, int(opt.get('tc3-bw', '50')), 10, 10, 0, 0]
+	bw[6] = 100 - sum(bw)
+	body += org('0080c2', 9, bytes([0x08]) + bytes([0x01, 0x23, 0x45, 0x67]) + bytes(bw) +
+		    bytes([2] * 8))
+	body += org('00120f', 4, struct.pack('>H', int(opt.get('mfs', '9216'))))
+	return DST + bytes.fromhex('a088c2010203') + b'\x88\xcc' + body + tlv(0, b'')
+
+
 def main():
+	if len(sys.argv) >= 3 and sys.argv[1] == 'frame':
+		with open(sys.argv[-1], 'wb') as f:
+			f.write(switch_frame(sys.argv[2:-1]))
+		return
 	if len(sys.argv) != 4:
 		sys.exit('usage: lldp_gen.py SEED N OUT.pcap')
 	seed, n, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]

@@ -5,7 +5,9 @@
 # size, CEE DCBX, TLVs nobody reads) sent out of one end of each as a switch's agent would,
 # nodrop listening on the other ends, all eight in one wait; tshark decodes the same frames
 # and tests/vm/lldp_compare.py holds the two field by field. Then what a silent wire gives, the
-# wait of eight ports against one, and a frame that does not decode. Run inside the guest by
+# wait of eight ports against one, and a frame that does not decode. Last, audit --peer on a
+# nicsim port with the profile's DCB, the switch's frames received through nicsim's rx file:
+# a matching switch audits clean, and each mismatch planted alone is the finding it should be. Run inside the guest by
 # `tests/vm/vm.sh tests/vm/peer.sh`; ND_PEER_N frames (default 200), ND_PEER_SEED.
 # shellcheck disable=SC2317 # functions run through nd_vm_check
 set -u
@@ -66,4 +68,47 @@ nd_vm_check "nodrop and tshark agree field by field on all $N" alike
 tail -1 "$ND_OUT/compare.log" >&2
 nd_vm_check "eight silent ports wait once, not eight times, each saying why" one_wait
 nd_vm_check "a frame cut short: not heard, the TLV and byte named" bad_frame
+
+# --- audit --peer on a port with DCB (nicsim), the switch's frames from its rx file ---
+RX=/sys/kernel/debug/nicsim/nicsim0/rx
+peer_audit() { # LINT|clean EXIT FRAME-ARGS...: audit while the switch sends, and what it found
+	local want=$1 want_rc=$2 ids rc feeder
+	shift
+	shift
+	python3 $T/lldp_gen.py frame "$@" /tmp/switch.bin || return 1
+	(while :; do cat /tmp/switch.bin >"$RX"; read -r -t 0.1 <>/tmp/peer.fifo || :; done) &
+	feeder=$!
+	out=$("$ND" audit -j --dev nicsim0 --peer-wait 10 --accept-unverified roce.tos \
+		tests/vm/profiles/peer.yaml)
+	rc=$?
+	kill "$feeder"
+	wait "$feeder" 2>/dev/null
+	ids=$(echo "$out" | jq -r '[.ports[0].lints[].id | select(startswith("peer-"))] | join(",")')
+	if [ "$want" = clean ]; then
+		[ "$rc" = "$want_rc" ] && [ -z "$ids" ] && return 0
+	else
+		[ "$rc" = "$want_rc" ] && [[ ",$ids," == *",$want,"* ]] && return 0
+	fi
+	echo "audit --peer ($*): exit $rc, peer lints '$ids', want $want: $out" >&2
+	return 1
+}
+unheard() {
+	out=$("$ND" audit -j --dev nicsim0 --peer-wait 1 --accept-unverified roce.tos \
+		tests/vm/profiles/peer.yaml)
+	[ $? = 1 ] && echo "$out" | jq -e '.ports[0].lints | any(.id == "peer-unheard")' >/dev/null
+}
+mkfifo /tmp/peer.fifo
+nd_vm_nicsim_load 1
+$IP link set nicsim0 up
+"$ND" apply --state-dir /tmp/peer-state --dev nicsim0 tests/vm/profiles/lossless.yaml >/dev/null
+nd_vm_check "audit --peer: the switch matches, clean" peer_audit clean 0
+nd_vm_check "audit --peer: PFC on 4 at the switch, 3 here (exit 1)" peer_audit \
+	peer-pfc-mismatch 1 pfc=0x10
+nd_vm_check "audit --peer: the switch maps DSCP 26 to 4 (exit 1)" peer_audit \
+	peer-dscp-mismatch 1 dscp=26:4
+nd_vm_check "audit --peer: the switch port takes 1522-byte frames (exit 1)" peer_audit \
+	peer-max-frame 1 mfs=1522
+nd_vm_check "audit --peer: no ETS share for RoCE's class at the switch (a warning)" \
+	peer_audit peer-ets-starved 0 tc3-bw=0
+nd_vm_check "audit --peer: no switch heard" unheard
 nd_vm_done

@@ -5,6 +5,7 @@
 #include <linux/debugfs.h>
 #include <linux/err.h>
 #include <linux/errno.h>
+#include <linux/etherdevice.h>
 #include <linux/kernel.h>
 #include <linux/rtnetlink.h>
 #include <linux/seq_file.h>
@@ -436,6 +437,44 @@ static const struct file_operations nicsim_fault_fops = {
 	.write		= nicsim_fault_write,
 };
 
+/* rx ---------------------------------------------------------------------- */
+
+/*
+ * A write is one frame the port receives, as from the wire (destination MAC first, no FCS):
+ * the switch's LLDP frames for `nodrop show --peer` and `audit --peer` on a port with DCB.
+ */
+static ssize_t nicsim_rx_write(struct file *file, const char __user *ubuf, size_t count,
+			       loff_t *ppos)
+{
+	struct nicsim_port *np = file_inode(file)->i_private;
+	struct net_device *dev = np->netdev;
+	struct sk_buff *skb;
+
+	if (count < ETH_HLEN || count > ETH_HLEN + ETH_DATA_LEN + 9000)
+		return -EINVAL;
+	skb = netdev_alloc_skb(dev, count);
+	if (!skb)
+		return -ENOMEM;
+	if (copy_from_user(skb_put(skb, count), ubuf, count)) {
+		kfree_skb(skb);
+		return -EFAULT;
+	}
+	skb->protocol = eth_type_trans(skb, dev);
+	spin_lock_bh(&np->lock);
+	np->ctr[NS_RX_PACKETS]++;
+	np->ctr[NS_RX_BYTES] += count;
+	spin_unlock_bh(&np->lock);
+	netif_rx(skb);
+	return count;
+}
+
+static const struct file_operations nicsim_rx_fops = {
+	.owner		= THIS_MODULE,
+	.open		= simple_open,
+	.write		= nicsim_rx_write,
+	.llseek		= no_llseek,
+};
+
 /* trust ------------------------------------------------------------------- */
 
 static int nicsim_trust_show(struct seq_file *m, void *v)
@@ -580,6 +619,7 @@ void nicsim_debugfs_add(struct nicsim_port *np)
 	debugfs_create_u64("link_flaps", 0400, d, &np->link_flaps);
 	debugfs_create_bool("flap_on_pfc", 0600, d, &np->flap_on_pfc);
 	debugfs_create_file("trust", 0400, d, np, &nicsim_trust_fops);
+	debugfs_create_file("rx", 0200, d, np, &nicsim_rx_fops);
 	debugfs_create_file("dcbx", 0600, d, np, &nicsim_dcbx_fops);
 	debugfs_create_file("state", 0400, d, np, &nicsim_state_fops);
 }
