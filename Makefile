@@ -546,6 +546,9 @@ $(B)/sim_bench: tests/bench/sim_bench.c $(B)/libnodrop.a
 $(B)/ctr_bench: tests/bench/ctr_bench.c $(B)/libnodrop.a
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(ND_CFLAGS) -o $@ $< $(B)/libnodrop.a $(PKG_LIBS)
+$(B)/lldp_bench: tests/bench/lldp_bench.c $(B)/libnodrop.a
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(ND_CFLAGS) -o $@ $< $(B)/libnodrop.a $(PKG_LIBS)
 
 # The reference simulator's numbers the unit tier holds nodrop sim to (tests/simref/*.ref):
 # builds ns3-datacenter from REF, a clone of it (fetches nothing), and reruns every scenario;
@@ -556,8 +559,9 @@ sim-ref: $(B)/nodrop
 	$(Q)SIMREF_COMMIT=$(REF_COMMIT) tests/simref/all.sh $(B)/nodrop "$(REF)"
 
 bench: bench-stress
-bench: deps-check deps-vm nicsim $(B)/nodrop $(B)/sim_bench $(B)/ctr_bench
+bench: deps-check deps-vm nicsim $(B)/nodrop $(B)/sim_bench $(B)/ctr_bench $(B)/lldp_bench
 	$(Q)$(B)/sim_bench profiles/scenarios/incast-64.yaml 5
+	$(Q)ND_BUILD=$(B) tests/bench/peer.sh
 	$(Q)$(B)/sim_bench --scale profiles/scenarios/websearch-30.yaml 3
 	$(Q)if [ -n "$(SIMREF_BIN)" ]; then tests/bench/simref.sh "$(SIMREF_BIN)"; else \
 		echo "sim against the HPCC simulator: skipped (SIMREF_BIN=PATH: tests/simref/build.sh)"; fi
