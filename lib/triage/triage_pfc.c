@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Triage's PFC family: received PAUSE that holds a priority for (nearly) the whole interval,
- * the NIC's own pause-storm guard, and drops on the priorities PFC should keep lossless.
+ * the NIC's own pause-storm guard, drops on the priorities PFC should keep lossless, and PAUSE
+ * the link partner sends for a priority this port does not pause (the two ends disagree).
  */
 #include <inttypes.h>
 #include <string.h>
@@ -253,10 +254,43 @@ static void check_lossless_drops(struct nd_tri_ctx *c, const struct nd_tri_rule 
 	host_drops(c, r);
 }
 
+/*
+ * pause-unheeded. warning: PAUSE frames came in for a priority this port has no PFC on: the
+ * switch pauses a priority the NIC does not stop for, so its frames there keep coming into a
+ * paused queue, and the priority the job needs lossless is likely not the one the switch
+ * protects. The two ends disagree on PFC; audit --peer shows the switch's side.
+ */
+static void check_pause_unheeded(struct nd_tri_ctx *c, const struct nd_tri_rule *r)
+{
+	const struct nd_delta *d;
+	struct nd_finding *f;
+	char on[32];
+	int p;
+
+	for (p = 0; p < ND_PRIO_MAX && c->pfc_known; p++) {
+		if (c->pfc & (1u << p) || !(d = nd_tri_moved(c, C_PFC_RX_FRAMES, p)))
+			continue;
+		f = nd_tri_add(c, r, r->severity, p);
+		if (!f)
+			return;
+		nd_tri_add_ev(f, d);
+		nd_tri_add_ev(f, nd_tri_get(c, C_PFC_RX_US, p));
+		nd_fmt_prios(on, sizeof(on), c->pfc);
+		SUMMARY(f, "priority %d: the link partner sent %" PRIu64 " PAUSE frames (%.0f/s) "
+			"but this port has PFC on %s only: it does not stop for them, so the two "
+			"ends disagree on which priorities are lossless", p, d->delta, d->rate,
+			c->pfc ? on : "no priority");
+		ACTION(f, "make PFC the same on both ends: nodrop audit --peer PROFILE shows what "
+		       "the switch port advertises; enable PFC on %d here (pfc.priorities) or "
+		       "disable it on the switch port", p);
+	}
+}
+
 static const struct nd_tri_rule rules[] = {
 	{ "pfc-storm", ND_SEV_ERROR, check_pfc_storm },
 	{ "pause-heavy", ND_SEV_WARN, check_pause_heavy },
 	{ "lossless-drops", ND_SEV_ERROR, check_lossless_drops },
+	{ "pause-unheeded", ND_SEV_WARN, check_pause_unheeded },
 };
 
 static const char *const counters[] = {
