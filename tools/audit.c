@@ -193,6 +193,17 @@ out:
 	return rc;
 }
 
+/* The names --accept-unverified takes: the profile's fields, then peer. */
+static const char *accept_value(unsigned int i)
+{
+	return i < ND_F_COUNT ? nd_field_key((enum nd_field)i) : i == ND_F_COUNT ? "peer" : NULL;
+}
+
+static const struct nd_comp audit_complete[] = {
+	{ .opt = "accept-unverified", .value = accept_value, .list = true },
+	{ 0 },
+};
+
 const struct nd_cmd nd_cmd_audit = {
 	.name = "audit",
 	.args = "PROFILE",
@@ -202,4 +213,5 @@ const struct nd_cmd nd_cmd_audit = {
 	.opt = audit_opt,
 	.run = audit_run,
 	.data_size = sizeof(struct audit_args),
+	.complete = audit_complete,
 };
