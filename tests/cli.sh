@@ -165,6 +165,14 @@ echo "$out" | jq -e '[.ports[0].drift[] | select(.unverified and (.accepted | no
 	bad "lo ecn: $out"
 expect 0 "... and passes with those fields accepted" "$NODROP" audit --dev lo \
 	--accept-unverified ecn.np,ecn.rp,ecn.cnp.dscp "$empty/lo-ecn.yaml"
+{ cat "$empty/lo-ecn.yaml"; echo 'audit: {accept-unverified: [ecn.np, ecn.rp]}'; } \
+	>"$empty/lo-ecn-accept.yaml"
+expect 1 "the profile's own accept-unverified list counts; what it leaves out still fails" \
+	"$NODROP" audit -j --dev lo "$empty/lo-ecn-accept.yaml"
+echo "$out" | jq -e '[.ports[0].drift[] | select(.accepted) | .field] == ["ecn.np", "ecn.rp"]' \
+	>/dev/null && ok "accepted by the profile: ecn.np, ecn.rp" || bad "profile accept: $out"
+expect 0 "... and the command line adds to it" "$NODROP" audit --dev lo \
+	--accept-unverified ecn.cnp.dscp "$empty/lo-ecn-accept.yaml"
 # --peer: a port that hears no switch cannot be verified across its cable (root: CAP_NET_RAW;
 # in a network namespace of its own, whose lo takes an MTU a profile can name)
 printf 'name: lo-mtu\nports: {names: [lo]}\nmtu: 9000\n' >"$empty/lo-mtu.yaml"

@@ -12,9 +12,6 @@
 
 enum { OPT_JUNIT = 256, OPT_ACCEPT, OPT_PEER, OPT_PEER_WAIT };
 
-/* --accept-unverified peer: the bit past the profile's fields */
-#define ACCEPT_PEER (1u << ND_F_COUNT)
-
 struct audit_args {
 	struct nd_devs devs;
 	const char *junit;
@@ -44,15 +41,10 @@ static int parse_accept(struct audit_args *a, const char *arg)
 
 	while (*p) {
 		size_t len = strcspn(p, ",");
+		uint32_t bit = nd_profile_accept_bit(p, len);
 		int f;
 
-		for (f = 0; f < ND_F_COUNT; f++)
-			if (strlen(nd_field_key((enum nd_field)f)) == len &&
-			    !strncmp(nd_field_key((enum nd_field)f), p, len))
-				break;
-		if (f == ND_F_COUNT && len == 4 && !strncmp(p, "peer", 4))
-			f = ND_F_COUNT;		/* ACCEPT_PEER */
-		else if (!len || f == ND_F_COUNT) {
+		if (!bit) {
 			fprintf(stderr, "nodrop audit: --accept-unverified '%s': '%.*s' is not a "
 				"profile field; give some of", arg, (int)len, p);
 			for (f = 0; f < ND_F_COUNT; f++)
@@ -60,7 +52,7 @@ static int parse_accept(struct audit_args *a, const char *arg)
 			fprintf(stderr, ", peer\n");
 			return ND_EXIT_USAGE;
 		}
-		a->accept |= 1u << f;
+		a->accept |= bit;
 		p += len + (p[len] == ',');
 	}
 	return 0;
@@ -118,7 +110,7 @@ static int audit_peers(struct nd_report *r, const struct nd_profile *profile,
 	for (i = 0; !ret && i < r->n; i++) {
 		struct nd_port_report *pr = &r->ports[i];
 		struct nd_lint *pl, *all;
-		int n = nd_lint_peer(&pr->port, profile, &w[i], a->accept & ACCEPT_PEER, &pl, &e);
+		int n = nd_lint_peer(&pr->port, profile, &w[i], a->accept & ND_ACCEPT_PEER, &pl, &e);
 
 		if (n < 0) {
 			ret = n;
@@ -167,6 +159,8 @@ static int audit_run(const struct nd_cli *cli, int argc, char **argv, void *data
 			rc = ND_EXIT_SYSTEM;
 		goto out;
 	}
+	/* the site's own list, in the profile, and the command line's */
+	a->accept |= profile.accept_unverified;
 	if (a->peer && audit_peers(&r, &profile, a)) {
 		rc = ND_EXIT_SYSTEM;
 		if (a->junit)

@@ -82,7 +82,14 @@ struct nd_profile {
 	uint8_t roce_tos;
 	char roce_mode[16];		/* "RoCE v2" or "IB/RoCE v1", as configfs spells it */
 	bool roce_reset;		/* rollback only: remove the rdma_cm group (kernel defaults) */
+	/* audit: what the site accepts unverified, 1 << enum nd_field each, and ND_ACCEPT_PEER */
+	uint32_t accept_unverified;
 };
+
+/* audit's accept-unverified bit for a link partner not heard (past the fields' bits) */
+#define ND_ACCEPT_PEER (1u << ND_F_COUNT)
+/* The accept-unverified bit of @name (@len bytes): a profile key or "peer"; 0 for neither. */
+uint32_t nd_profile_accept_bit(const char *name, size_t len);
 
 #define ND_PROFILE_MAX_BYTES (1024 * 1024)
 #define ND_PROFILE_MAX_DEPTH 8		/* extends chain */

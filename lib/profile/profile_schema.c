@@ -124,6 +124,8 @@ const struct pkey pk_top_keys[] = {
 	  .example = "maxrate: {all: unlimited, 6: 25Gbit}" },
 	{ "ecn", -1, pk_table, .sub = pk_ecn_keys, .example = "ecn: {np: [3], rp: [3]}" },
 	{ "roce", -1, pk_table, .sub = pk_roce_keys, .example = "roce: {tos: 106, mode: v2}" },
+	{ "audit", -1, pk_table, .sub = pk_audit_keys,
+	  .example = "audit: {accept-unverified: [ecn.np, ecn.rp]}" },
 	{ .name = NULL },
 };
 

@@ -569,6 +569,28 @@ START_TEST(field_keys)
 }
 END_TEST
 
+/* audit's accept-unverified: profile keys and peer, as bits; the command line adds to it */
+START_TEST(accept_unverified)
+{
+	struct nd_profile p;
+	struct nd_err e = { 0 };
+
+	ck_assert_int_eq(parse("name: a\necn: {np: [3], rp: [3]}\n"
+			       "audit: {accept-unverified: [ecn.np, ecn.rp, peer]}\n", &p, &e), 0);
+	ck_assert_uint_eq(p.accept_unverified,
+			  1u << ND_F_ECN_NP | 1u << ND_F_ECN_RP | ND_ACCEPT_PEER);
+	ck_assert_uint_eq(p.set, 1u << ND_F_ECN_NP | 1u << ND_F_ECN_RP);	/* not a field */
+	nd_profile_free(&p);
+	ck_assert_int_eq(parse("name: a\nmtu: 9000\naudit: {accept-unverified: mtu}\n", &p, &e),
+			 0);
+	ck_assert_uint_eq(p.accept_unverified, 1u << ND_F_MTU);
+	nd_profile_free(&p);
+	ck_assert_uint_eq(nd_profile_accept_bit("ecn.dcqcn", 9), 1u << ND_F_DCQCN);
+	ck_assert_uint_eq(nd_profile_accept_bit("peer", 4), ND_ACCEPT_PEER);
+	ck_assert_uint_eq(nd_profile_accept_bit("ecn.d", 5), 0);
+}
+END_TEST
+
 START_TEST(default_name)
 {
 	struct nd_profile p;
@@ -605,6 +627,7 @@ Suite *suite_profile(void)
 	tcase_add_test(tc, match_ports);
 	tcase_add_test(tc, field_keys);
 	tcase_add_test(tc, default_name);
+	tcase_add_test(tc, accept_unverified);
 	suite_add_tcase(s, tc);
 	return s;
 }
