@@ -135,7 +135,7 @@ extern const struct pkey pk_port_keys[];	/* profile_ports.c */
 extern const struct pkey pk_pfc_keys[], pk_ets_keys[], pk_buffer_keys[];	/* profile_dcb.c */
 extern const struct pkey pk_ecn_keys[];		/* profile_ecn.c */
 extern const struct pkey pk_roce_keys[];	/* profile_roce.c */
-extern const struct pkey pk_audit_keys[];	/* profile_audit.c */
+extern const struct pkey pk_audit_keys[];	/* profile_schema.c */
 
 /* profile_table.c: parse mapping @v against @table, each key by its parser. */
 int pk_parse_table(struct pctx *c, const struct nd_ynode *v, const struct pkey *table);
