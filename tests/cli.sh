@@ -177,13 +177,17 @@ expect 0 "... and the command line adds to it" "$NODROP" audit --dev lo \
 # in a network namespace of its own, whose lo takes an MTU a profile can name)
 printf 'name: lo-mtu\nports: {names: [lo]}\nmtu: 9000\n' >"$empty/lo-mtu.yaml"
 if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
-	in_ns() { unshare -n sh -c '/usr/sbin/ip link set lo mtu 9000 up && exec "$@"' sh "$@"; }
-	expect 1 "audit --peer on a port no switch talks to: a finding" in_ns "$NODROP" audit -j --dev lo \
+	# a program, not a function (expect may put valgrind before it): nodrop runs under
+	# valgrind inside the namespace all the same
+	in_ns=(unshare -n sh -c '/usr/sbin/ip link set lo mtu 9000 up && exec "$@"' sh)
+	expect 1 "audit --peer on a port no switch talks to: a finding" "${in_ns[@]}" "${vg[@]}" \
+		"$NODROP" audit -j --dev lo \
 		--peer-wait 1 "$empty/lo-mtu.yaml"
 	echo "$out" | jq -e '.ports[0].drift == [] and (.ports[0].lints | map(select(.id ==
 		"peer-unheard" and .severity == "error")) | length == 1)' >/dev/null &&
 		ok "peer-unheard, an error" || bad "audit --peer lo: $out"
-	expect 0 "... accepted with --accept-unverified peer" in_ns "$NODROP" audit --dev lo --peer-wait 1 \
+	expect 0 "... accepted with --accept-unverified peer" "${in_ns[@]}" "${vg[@]}" "$NODROP" \
+		audit --dev lo --peer-wait 1 \
 		--accept-unverified peer "$empty/lo-mtu.yaml"
 fi
 expect 2 "audit --peer-wait x" "$NODROP" audit --peer-wait x "$empty/lo-mtu.yaml"
