@@ -10,15 +10,13 @@
 #include "print.h"
 #include "report.h"
 
-enum { OPT_JUNIT = 256, OPT_ACCEPT, OPT_PEER, OPT_PEER_WAIT };
+enum { OPT_JUNIT = 256, OPT_ACCEPT };
 
 struct audit_args {
 	struct nd_devs devs;
 	const char *junit;
 	uint32_t accept;	/* fields a site accepts unverified, a bit per enum nd_field */
-	bool peer;
-	int peer_wait_s;
-	bool have_wait;
+	struct nd_peer_opts peer;
 };
 
 static const struct nd_opt audit_opts[] = {
@@ -27,9 +25,9 @@ static const struct nd_opt audit_opts[] = {
 	{ "accept-unverified", OPT_ACCEPT, "FIELDS", "fields (profile keys, comma-separated) whose "
 	  "value a port will not give, accepted rather than failed: ecn.np,ecn.rp; peer: a link "
 	  "partner not heard" },
-	{ "peer", OPT_PEER, NULL, "also check each port against its link partner, heard over LLDP: "
+	{ "peer", ND_OPT_PEER, NULL, "also check each port against its link partner, heard over LLDP: "
 	  "PFC, willing bits, DSCP map, max frame size, ETS" },
-	{ "peer-wait", OPT_PEER_WAIT, "SECONDS", "how long to listen, all ports at once (default 31); "
+	{ "peer-wait", ND_OPT_PEER_WAIT, "SECONDS", "how long to listen, all ports at once (default 31); "
 	  "implies --peer" },
 	{ 0 },
 };
@@ -65,12 +63,9 @@ static int audit_opt(int key, const char *arg, void *data)
 	switch (key) {
 	case OPT_ACCEPT:
 		return parse_accept(a, arg);
-	case OPT_PEER:
-		a->peer = true;
-		return 0;
-	case OPT_PEER_WAIT:
-		a->peer = a->have_wait = true;
-		return nd_parse_seconds("audit", "peer-wait", arg, &a->peer_wait_s);
+	case ND_OPT_PEER:
+	case ND_OPT_PEER_WAIT:
+		return nd_peer_opt("audit", &a->peer, key, arg);
 	case 'd':
 		return nd_devs_add(&a->devs, "audit", arg);
 	case OPT_JUNIT:
@@ -96,17 +91,16 @@ static int junit_error(const char *path, const char *profile, const char *msg)
 static int audit_peers(struct nd_report *r, const struct nd_profile *profile,
 		       const struct audit_args *a)
 {
-	unsigned int wait_s = a->have_wait ? (unsigned int)a->peer_wait_s : ND_PEER_WAIT_S;
-	struct nd_peer_wait *w = calloc(r->n ? r->n : 1, sizeof(*w));
+	struct nd_peer_wait *w;
 	struct nd_err e = { 0 };
 	int ret = 0;
 	size_t i;
 
+	if (!r->n)
+		return 0;
+	w = nd_listen_peers("audit", &r->ports[0].port, sizeof(*r->ports), r->n, &a->peer);
 	if (!w)
-		return -ENOMEM;
-	for (i = 0; i < r->n; i++)
-		snprintf(w[i].ifname, sizeof(w[i].ifname), "%s", r->ports[i].port.link.name);
-	ret = nd_peer_listen(w, r->n, wait_s * 1000, &e);
+		return -EIO;
 	for (i = 0; !ret && i < r->n; i++) {
 		struct nd_port_report *pr = &r->ports[i];
 		struct nd_lint *pl, *all;
@@ -161,7 +155,7 @@ static int audit_run(const struct nd_cli *cli, int argc, char **argv, void *data
 	}
 	/* the site's own list, in the profile, and the command line's */
 	a->accept |= profile.accept_unverified;
-	if (a->peer && audit_peers(&r, &profile, a)) {
+	if (a->peer.on && audit_peers(&r, &profile, a)) {
 		rc = ND_EXIT_SYSTEM;
 		if (a->junit)
 			junit_error(a->junit, profile.name, "listening for the ports' link partners "

@@ -89,6 +89,24 @@ int nd_parse_seconds(const char *cmd, const char *opt, const char *arg, int *out
 
 struct nd_port;
 struct nd_peer_wait;
+
+/* show's and audit's --peer and --peer-wait SECONDS (tools/peers.c): their option keys */
+enum { ND_OPT_PEER = 0x200, ND_OPT_PEER_WAIT };
+
+struct nd_peer_opts {
+	bool on;
+	bool have_wait;
+	int wait_s;		/* with have_wait; else ND_PEER_WAIT_S */
+};
+
+/* Either option for @cmd; 0, or ND_EXIT_USAGE after a message naming a bad wait. */
+int nd_peer_opt(const char *cmd, struct nd_peer_opts *o, int key, const char *arg);
+/*
+ * The link partners of @n ports (@first, then every @stride bytes), heard in one wait; the
+ * caller frees. NULL after a message when no port could be listened on.
+ */
+struct nd_peer_wait *nd_listen_peers(const char *cmd, const struct nd_port *first, size_t stride,
+				     size_t n, const struct nd_peer_opts *o);
 /* show's printer for one port and, when listened for, its peer (the JSON-shape tests too). */
 void nd_show_port(const struct nd_port *port, const struct nd_peer_wait *peer);
 

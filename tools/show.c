@@ -429,11 +429,13 @@ static void print_peer_apps(const char *key, const struct nd_peer_app *app, size
 	pr_close_array();
 }
 
-static void print_peer_ets(const char *key, const char *label, const struct nd_peer_ets *ets)
+/* ETS configuration (@cfg: with its willing, CBS and max-TCs) or recommendation */
+static void print_peer_ets(const char *key, const char *label, const struct nd_peer_ets *ets,
+			   bool cfg)
 {
 	pr_open_object(key);
 	pr_text("      %s", label);
-	if (!strcmp(key, "ets")) {
+	if (cfg) {
 		pr_on_off(PR_ANY, "willing", " willing %s", ets->willing);
 		pr_on_off(PR_ANY, "cbs", " cbs %s", ets->cbs);
 		pr_uint(PR_ANY, "max_tcs", " max-tcs %" PRIu64, ets->max_tcs);
@@ -505,9 +507,9 @@ static void print_peer(const struct nd_peer_wait *w)
 		pr_close_object();
 	}
 	if (p->ets.present)
-		print_peer_ets("ets", "ets", &p->ets);
+		print_peer_ets("ets", "ets", &p->ets, true);
 	if (p->ets_reco.present)
-		print_peer_ets("ets_reco", "ets-reco", &p->ets_reco);
+		print_peer_ets("ets_reco", "ets-reco", &p->ets_reco, false);
 	if (p->app_present)
 		print_peer_apps("app", p->app, p->n_app, false);
 	if (p->max_frame_present) {
@@ -534,54 +536,14 @@ void nd_show_port(const struct nd_port *port, const struct nd_peer_wait *peer)
 	pr_close_object();
 }
 
-struct show_args {
-	bool peer;
-	int peer_wait_s;
-	bool have_wait;
-};
-
-enum { OPT_PEER = 256, OPT_PEER_WAIT };
-
 static int show_opt(int key, const char *arg, void *data)
 {
-	struct show_args *a = data;
-
-	switch (key) {
-	case OPT_PEER:
-		a->peer = true;
-		return 0;
-	case OPT_PEER_WAIT:
-		a->peer = a->have_wait = true;
-		return nd_parse_seconds("show", "peer-wait", arg, &a->peer_wait_s);
-	}
-	return ND_EXIT_USAGE;
-}
-
-/* Every port's peer at once: one wait for all. NULL with a message when none could listen. */
-static struct nd_peer_wait *listen_peers(const struct nd_port *ports, size_t n,
-					 const struct show_args *a)
-{
-	struct nd_peer_wait *w = calloc(n ? n : 1, sizeof(*w));
-	struct nd_err e = { 0 };
-	unsigned int wait_s = a->have_wait ? (unsigned int)a->peer_wait_s : ND_PEER_WAIT_S;
-
-	if (!w) {
-		fprintf(stderr, "nodrop show: out of memory\n");
-		return NULL;
-	}
-	for (size_t i = 0; i < n; i++)
-		snprintf(w[i].ifname, sizeof(w[i].ifname), "%s", ports[i].link.name);
-	if (nd_peer_listen(w, n, wait_s * 1000, &e)) {
-		fprintf(stderr, "nodrop show: --peer: %s\n", e.msg);
-		free(w);
-		return NULL;
-	}
-	return w;
+	return nd_peer_opt("show", data, key, arg);
 }
 
 static int show_run(const struct nd_cli *cli, int argc, char **argv, void *data)
 {
-	const struct show_args *a = data;
+	const struct nd_peer_opts *a = data;
 	struct nd_peer_wait *peers = NULL;
 	struct nd_err e = { 0 };
 	struct nd_port *ports;
@@ -597,7 +559,7 @@ static int show_run(const struct nd_cli *cli, int argc, char **argv, void *data)
 		nd_ctx_free(ctx);
 		return nd_cli_exit_code(ret);
 	}
-	if (a->peer && !(peers = listen_peers(ports, n, a))) {
+	if (a->on && !(peers = nd_listen_peers("show", ports, sizeof(*ports), n, a))) {
 		nd_ports_free(ports, n);
 		nd_ctx_free(ctx);
 		return ND_EXIT_SYSTEM;
@@ -622,9 +584,9 @@ static int show_run(const struct nd_cli *cli, int argc, char **argv, void *data)
 }
 
 static const struct nd_opt show_opts[] = {
-	{ "peer", OPT_PEER, NULL, "listen for each port's link partner (LLDP) and show what it "
+	{ "peer", ND_OPT_PEER, NULL, "listen for each port's link partner (LLDP) and show what it "
 	  "advertises: PFC, ETS, APP, max frame size, CEE" },
-	{ "peer-wait", OPT_PEER_WAIT, "SECONDS", "how long to listen, all ports at once "
+	{ "peer-wait", ND_OPT_PEER_WAIT, "SECONDS", "how long to listen, all ports at once "
 	  "(default 31: LLDP sends every 30 s); implies --peer" },
 	{ 0 }
 };
@@ -637,5 +599,5 @@ const struct nd_cmd nd_cmd_show = {
 	.opts = show_opts,
 	.opt = show_opt,
 	.run = show_run,
-	.data_size = sizeof(struct show_args),
+	.data_size = sizeof(struct nd_peer_opts),
 };

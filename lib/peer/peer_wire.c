@@ -32,15 +32,15 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* One port's socket, or -errno with @w's reason filled. */
-static int open_port(struct nd_peer_wait *w)
+/* One port's socket (its interface's index in *@ifindex), or -errno with @w's reason filled. */
+static int open_port(struct nd_peer_wait *w, int *ifindex)
 {
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	struct packet_mreq mr = { .mr_type = PACKET_MR_MULTICAST, .mr_alen = 6 };
 	int fd, err;
 
 	sll.sll_protocol = htons(ND_LLDP_ETHERTYPE);
-	sll.sll_ifindex = (int)if_nametoindex(w->ifname);
+	sll.sll_ifindex = *ifindex = (int)if_nametoindex(w->ifname);
 	if (!sll.sll_ifindex) {
 		err = -errno;
 		nd_err_set(&w->err, err, "%s: no such interface", w->ifname);
@@ -106,12 +106,14 @@ static bool drain(struct nd_peer_wait *w, int fd, int ifindex, uint8_t *buf, siz
 int nd_peer_listen(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struct nd_err *e)
 {
 	struct pollfd *pfd = calloc(n ? n : 1, sizeof(*pfd));
+	int *ifindex = calloc(n ? n : 1, sizeof(*ifindex));
 	uint8_t *buf = malloc(ND_LLDP_FRAME_MAX);
 	int64_t start = now_ms(), deadline = start + wait_ms, left;
 	size_t i, open = 0, pending;
 
-	if (!pfd || !buf) {
+	if (!pfd || !ifindex || !buf) {
 		free(pfd);
+		free(ifindex);
 		free(buf);
 		return nd_err_set(e, -ENOMEM, "out of memory to listen on %zu ports", n);
 	}
@@ -121,7 +123,7 @@ int nd_peer_listen(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struc
 		w[i].heard = false;
 		w[i].bad_frames = 0;
 		w[i].waited_ms = 0;
-		pfd[i].fd = open_port(&w[i]);
+		pfd[i].fd = open_port(&w[i], &ifindex[i]);
 		pfd[i].events = POLLIN;
 		open += pfd[i].fd >= 0;
 	}
@@ -136,14 +138,14 @@ int nd_peer_listen(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struc
 				if (pfd[i].fd >= 0)
 					close(pfd[i].fd);
 			free(pfd);
+			free(ifindex);
 			free(buf);
 			return nd_err_set(e, err, "waiting for LLDP: poll: %s", strerror(-err));
 		}
 		for (i = 0; r > 0 && i < n; i++) {
 			if (pfd[i].fd < 0 || !(pfd[i].revents & POLLIN))
 				continue;
-			if (drain(&w[i], pfd[i].fd, (int)if_nametoindex(w[i].ifname), buf,
-				  ND_LLDP_FRAME_MAX)) {
+			if (drain(&w[i], pfd[i].fd, ifindex[i], buf, ND_LLDP_FRAME_MAX)) {
 				w[i].waited_ms = (unsigned int)(now_ms() - start);
 				close(pfd[i].fd);
 				pfd[i].fd = -1;	/* poll skips it from now on */
@@ -162,6 +164,7 @@ int nd_peer_listen(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struc
 				   w[i].ifname, wait_ms);
 	}
 	free(pfd);
+	free(ifindex);
 	free(buf);
 	return open ? 0 : nd_err_set(e, w[0].err.code ? w[0].err.code : -ENODEV,
 				      "%s", n ? w[0].err.msg : "no port to listen on");

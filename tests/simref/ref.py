@@ -182,12 +182,17 @@ def spine_of(flow):
 	return next((n for n in flow.get('path', '').split() if n.startswith('spine')), None)
 
 
-def run_seed(nodrop, refbin, scen, sc, name, fabric, seed, work):
-	"""One seed in the reference: its measurements, and the flows nodrop drew for it."""
+def drawn(nodrop, scen, seed):
+	"""nodrop sim's run of @scen with @seed, and the flows it drew as the reference takes them."""
 	run = json.loads(subprocess.run([nodrop, 'sim', '-j', '--flows', '-s', str(seed), scen],
 					check=True, capture_output=True, text=True).stdout)
-	flows = [{'src': int(f['src'][1:]), 'dst': int(f['dst'][1:]), 'size': f['size'],
-		  'start_s': f['start_s'], 'spine': spine_of(f)} for f in run['flows']]
+	return run, [{'src': int(f['src'][1:]), 'dst': int(f['dst'][1:]), 'size': f['size'],
+		      'start_s': f['start_s'], 'spine': spine_of(f)} for f in run['flows']]
+
+
+def run_seed(nodrop, refbin, scen, sc, name, fabric, seed, work):
+	"""One seed in the reference: its measurements, and the flows nodrop drew for it."""
+	run, flows = drawn(nodrop, scen, seed)
 	series = time_s(sc.get('series', '100us'))
 	window_s = series if series else time_s(need(sc, 'duration', name))
 	cfg = os.path.join(work, f'{name}-{seed}.conf')
@@ -241,11 +246,7 @@ def main():
 	os.makedirs(work, exist_ok=True)
 	if a.config_only:
 		# the reference's config for the first seed, run nothing (tests/bench/simref.sh)
-		run = json.loads(subprocess.run([nodrop, 'sim', '-j', '--flows', '-s', str(seeds[0]),
-						 scen], check=True, capture_output=True,
-						text=True).stdout)
-		flows = [{'src': int(f['src'][1:]), 'dst': int(f['dst'][1:]), 'size': f['size'],
-			  'start_s': f['start_s'], 'spine': spine_of(f)} for f in run['flows']]
+		_, flows = drawn(nodrop, scen, seeds[0])
 		with open(outpath, 'w') as fh:
 			fh.write(config(sc, name, fabric, flows, window_s))
 		return

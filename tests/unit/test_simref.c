@@ -154,23 +154,30 @@ static const struct ref_port *ref_port(const struct ref_seed *s, const char *nam
 	return NULL;
 }
 
-/* Scenario @file (under profiles/scenarios or tests/simref) with @seed, run as RoCE. */
-static void simref_run(const char *file, unsigned int seed, struct nd_run_report *r,
-		       struct nd_sim_stats *st, double *line)
+/* Scenario @file, under profiles/scenarios or ("simref/...") tests/simref. */
+static void simref_scenario(const char *file, struct nd_scenario *sc)
 {
 	const char *dir = getenv("ND_SHIPPED_PROFILES");
 	struct nd_err e = { 0 };
-	struct nd_scenario sc;
 	char path[512];
-	int ret;
 
 	if (!strncmp(file, "simref/", 7))
 		snprintf(path, sizeof(path), "%s/../%s", unit_fixtures(), file);
 	else
 		snprintf(path, sizeof(path), "%s/scenarios/%s", dir && *dir ? dir : "profiles",
 			 file);
-	ret = nd_scenario_load(path, &sc, &e);
-	ck_assert_msg(ret == 0, "%s", e.msg);
+	ck_assert_msg(nd_scenario_load(path, sc, &e) == 0, "%s", e.msg);
+}
+
+/* Scenario @file with @seed, run as RoCE; @line: its payload Gb/s at a host link's line rate. */
+static void simref_run(const char *file, unsigned int seed, struct nd_run_report *r,
+		       struct nd_sim_stats *st, double *line)
+{
+	struct nd_err e = { 0 };
+	struct nd_scenario sc;
+	int ret;
+
+	simref_scenario(file, &sc);
 	sc.seed = seed;
 	*line = (double)sc.topo.host.speed_bps / 1e9 * sc.mtu /
 		(sc.mtu + SIM_ROCE_HDR + SIM_ETH_GAP);
@@ -469,16 +476,13 @@ static void burst_check(const char *scenario, void (*tweak)(struct nd_scenario *
 {
 	double ref[16], ref_line, mine[16] = { 0 }, line, sum_ref = 0, sum_mine = 0, at_line[16];
 	struct nd_dist med;
-	const char *dir = getenv("ND_SHIPPED_PROFILES");
 	struct nd_scenario sc;
 	struct nd_err e = { 0 };
 	struct nd_run_report r;
 	struct nd_sim_stats st;
 	size_t n, i, k, m = 0;
-	char path[512];
 
-	snprintf(path, sizeof(path), "%s/scenarios/%s", dir && *dir ? dir : "profiles", scenario);
-	ck_assert_int_eq(nd_scenario_load(path, &sc, &e), 0);
+	simref_scenario(scenario, &sc);
 	if (tweak)
 		tweak(&sc);
 	n = burst_series(ref_file, ref, 16);
