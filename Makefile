@@ -398,7 +398,8 @@ bench-stress: deps-check deps-vm $(B)/nodrop
 
 # Each scenario boots its own guest (a few seconds each under TCG); the first fails the target.
 VM_SCENARIOS	:= tests/vm/smoke.sh tests/vm/nicsim/selftest.sh tests/vm/check.sh tests/vm/apply.sh \
-		   tests/vm/counters.sh tests/vm/triage.sh tests/vm/stress.sh tests/vm/peer.sh
+		   tests/vm/counters.sh tests/vm/triage.sh tests/vm/stress.sh tests/vm/peer.sh \
+		   tests/vm/path.sh
 
 nicsim: deps-vm
 	$(Q)tests/vm/fetch-kernel.sh >/dev/null

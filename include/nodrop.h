@@ -27,5 +27,6 @@
 #include <nodrop/runreport.h>
 #include <nodrop/compare.h>
 #include <nodrop/peer.h>
+#include <nodrop/path.h>
 
 #endif

@@ -55,6 +55,30 @@ echo "$err" | grep -q "unknown option '--bogus'" && ok "unknown option named" ||
 expect 2 "show --peer-wait abc" "$NODROP" show --peer-wait abc lo
 [ "$err" = "nodrop show: --peer-wait takes whole seconds 0..86400, not 'abc'" ] &&
 	ok "show --peer-wait abc: the option named" || bad "show --peer-wait abc: $err"
+# nodrop path: the job's inputs are checked before any port is read (the host has no RDMA)
+printf 'NCCL_IB_TC=106\n  9LIVES=1\n' >/tmp/nd-cli-job.$$
+expect 2 "path --env with a bad line" "$NODROP" path --env /tmp/nd-cli-job.$$
+[ "$err" = "nodrop path: /tmp/nd-cli-job.$$:2:3: expected NAME=VALUE (a variable name of letters, digits and _, then =): fix or remove the line" ] &&
+	ok "path --env: FILE:LINE:COLUMN named" || bad "path --env bad line: $err"
+printf 'export NCCL_IB_TC="106"\n' >/tmp/nd-cli-job.$$
+expect 2 "path with no RDMA device on the host" "$NODROP" path --env /tmp/nd-cli-job.$$
+[ "$err" = "nodrop path: no RDMA device on this host" ] || [ -d /sys/class/infiniband ] &&
+	ok "path: no RDMA device said" || bad "path no RDMA: $err"
+expect 2 "path lo: a netdev without RDMA" "$NODROP" path --env /tmp/nd-cli-job.$$ lo
+[ "$err" = "nodrop path: lo: no RDMA device on this netdev (load its RDMA driver, or for soft-RoCE: rdma link add rxe0 type rxe netdev DEV)" ] &&
+	ok "path lo: said so" || bad "path lo: $err"
+rm -f /tmp/nd-cli-job.$$
+expect 2 "path --env missing file" "$NODROP" path --env /nonexistent/job.env
+[ "$err" = "nodrop path: /nonexistent/job.env: cannot read it: No such file or directory" ] &&
+	ok "path --env missing: named" || bad "path --env missing: $err"
+expect 2 "path --pid of no process" "$NODROP" path --pid 999999999
+[ "$err" = "nodrop path: pid 999999999: no such process" ] && ok "path --pid: said" ||
+	bad "path --pid: $err"
+expect 2 "path --pid and --env" "$NODROP" path --pid 1 --env x
+expect 2 "path --stack bogus" "$NODROP" path --stack nccl,bogus
+[ "$err" = "nodrop path: --stack 'nccl,bogus': 'bogus' is none of nccl, ucx, rdma_cm" ] &&
+	ok "path --stack: the names given" || bad "path --stack: $err"
+expect 2 "path --accept-unverified bogus" "$NODROP" path --accept-unverified peer,x
 # a port nothing sends LLDP on: heard false, the wait and the reason, exit 0 (root: CAP_NET_RAW)
 if [ "$(id -u)" = 0 ]; then
 	expect 0 "show --peer-wait 1 lo" "$NODROP" show -j --peer-wait 1 lo

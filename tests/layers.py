@@ -19,7 +19,7 @@ import sys
 FLOORS = [
 	['core'],					# netlink, dcbnl, sysfs, links, RDMA, ports
 	['profile', 'headroom', 'counters', 'doctor', 'report', 'peer'],
-	['apply', 'model'],				# lint, plan, transaction, journal, lock; datapath model
+	['apply', 'model', 'path'],				# lint, plan, transaction, journal, lock; datapath model
 	['triage', 'sim', 'stress'],
 ]
 FLOOR = {m: i for i, row in enumerate(FLOORS) for m in row}

@@ -80,6 +80,7 @@ extern const struct nd_cmd nd_cmd_doctor;
 extern const struct nd_cmd nd_cmd_stress;
 extern const struct nd_cmd nd_cmd_compare;
 extern const struct nd_cmd nd_cmd_report;
+extern const struct nd_cmd nd_cmd_path;
 
 /* How long apply and rollback wait for another one's lock unless --wait says otherwise. */
 #define ND_WAIT_DEFAULT_S 30

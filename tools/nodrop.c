@@ -9,6 +9,7 @@ static const struct nd_cmd *const cmds[] = {
 	&nd_cmd_show,
 	&nd_cmd_apply,
 	&nd_cmd_audit,
+	&nd_cmd_path,
 	&nd_cmd_rollback,
 	&nd_cmd_headroom,
 	&nd_cmd_sim,

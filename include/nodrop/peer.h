@@ -119,6 +119,11 @@ struct nd_peer {
  */
 int nd_lldp_decode(const uint8_t *frame, size_t len, struct nd_peer *p, struct nd_err *e);
 
+/* The switch's PFC priorities: IEEE's where it sent them, else CEE's; false when neither came. */
+bool nd_peer_pfc(const struct nd_peer *p, uint8_t *bits);
+/* The switch port as findings name it: "leaf12 Ethernet1/3" (the chassis ID without a name). */
+void nd_peer_name(const struct nd_peer *p, char *buf, size_t size);
+
 /* LLDP's default transmit interval is 30 s: a wait of 31 hears every peer that sends. */
 #define ND_PEER_WAIT_S 31
 

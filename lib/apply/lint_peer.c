@@ -24,27 +24,6 @@
 #include "core/internal.h"
 #include "lint.h"
 
-/* "leaf12 Ethernet1/3", or the chassis ID where it sent no system name */
-static void who(const struct nd_peer *p, char *buf, size_t size)
-{
-	snprintf(buf, size, "%.80s %.80s", p->sys_name[0] ? p->sys_name : p->chassis_id,
-		 p->port_id);
-}
-
-/* The switch's PFC priorities; false when it advertised none */
-static bool peer_pfc(const struct nd_peer *p, uint8_t *bits)
-{
-	if (p->pfc.present) {
-		*bits = p->pfc.enable;
-		return true;
-	}
-	if (p->cee.pfc_hdr.present) {
-		*bits = p->cee.pfc_hdr.enabled ? p->cee.pfc_enable : 0;
-		return true;
-	}
-	return false;
-}
-
 static void check_unheard(struct lint_ctx *c, const struct lint_rule *r)
 {
 	const struct nd_peer_wait *w = c->peer;
@@ -70,9 +49,9 @@ static void check_pfc(struct lint_ctx *c, const struct lint_rule *r)
 	char name[170];
 	struct nd_lint *l;
 
-	if (!c->peer->heard || !peer_pfc(p, &sw) || !want)
+	if (!c->peer->heard || !nd_peer_pfc(p, &sw) || !want)
 		return;
-	who(p, name, sizeof(name));
+	nd_peer_name(p, name, sizeof(name));
 	missing = want & ~sw;
 	extra = sw & ~c->pfc & (uint8_t)(c->dcb ? 0xff : 0);
 	if (missing && (l = lint_add(c, r, r->severity, ND_F_PFC_EN))) {
@@ -97,11 +76,11 @@ static void check_willing(struct lint_ctx *c, const struct lint_rule *r)
 	struct nd_lint *l;
 
 	if (!c->peer->heard || !c->dcb || !(port->dcb.have & ND_DCB_HAVE_DCBX) ||
-	    !(port->dcb.dcbx & DCB_CAP_DCBX_LLD_MANAGED) || !peer_pfc(p, &sw))
+	    !(port->dcb.dcbx & DCB_CAP_DCBX_LLD_MANAGED) || !nd_peer_pfc(p, &sw))
 		return;
 	if ((p->pfc.present ? p->pfc.willing : p->cee.pfc_hdr.willing) || sw == c->pfc)
 		return;
-	who(p, name, sizeof(name));
+	nd_peer_name(p, name, sizeof(name));
 	l = lint_add(c, r, r->severity, ND_F_DCBX);
 	if (!l)
 		return;
@@ -119,7 +98,7 @@ static void check_dscp(struct lint_ctx *c, const struct lint_rule *r)
 
 	if (!c->peer->heard || !p->app_present)
 		return;
-	who(p, name, sizeof(name));
+	nd_peer_name(p, name, sizeof(name));
 	for (i = 0; i < c->n_flows; i++) {
 		const struct flow *fl = &c->flows[i];
 		bool any = false, found = false;
@@ -161,7 +140,7 @@ static void check_max_frame(struct lint_ctx *c, const struct lint_rule *r)
 
 	if (!c->peer->heard || !p->max_frame_present || p->max_frame >= frame)
 		return;
-	who(p, name, sizeof(name));
+	nd_peer_name(p, name, sizeof(name));
 	l = lint_add(c, r, r->severity, ND_F_MTU);
 	if (!l)
 		return;
@@ -180,7 +159,7 @@ static void check_ets(struct lint_ctx *c, const struct lint_rule *r)
 
 	if (!c->peer->heard || !p->ets.present)
 		return;
-	who(p, name, sizeof(name));
+	nd_peer_name(p, name, sizeof(name));
 	for (prio = 0; prio < ND_PRIO_MAX; prio++) {
 		unsigned int tc = p->ets.prio_tc[prio] & 7;
 		struct nd_lint *l;

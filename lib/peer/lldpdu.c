@@ -452,3 +452,22 @@ const char *nd_peer_app_sel_name(uint8_t sel, bool cee)
 		return sel == 0 ? "ethertype" : sel == 1 ? "port" : "reserved";
 	return ieee[sel & 7];
 }
+
+bool nd_peer_pfc(const struct nd_peer *p, uint8_t *bits)
+{
+	if (p->pfc.present) {
+		*bits = p->pfc.enable;
+		return true;
+	}
+	if (p->cee.pfc_hdr.present) {
+		*bits = p->cee.pfc_hdr.enabled ? p->cee.pfc_enable : 0;
+		return true;
+	}
+	return false;
+}
+
+void nd_peer_name(const struct nd_peer *p, char *buf, size_t size)
+{
+	snprintf(buf, size, "%.80s %.80s", p->sys_name[0] ? p->sys_name : p->chassis_id,
+		 p->port_id);
+}

@@ -67,6 +67,7 @@ void unit_no_root(void)
 static Suite *(*const suites[])(void) = {
 	suite_nl, suite_dcbnl, suite_sysfs, suite_show, suite_plan, suite_ecn, suite_lint,
 	suite_profile, suite_headroom, suite_model, suite_print, suite_sim, suite_simref, suite_sim_scenario, suite_peer,
+	suite_path,
 	suite_counters, suite_doctor, suite_triage, suite_gen_plan, suite_gen_wire,
 	suite_gen_payload, suite_gen_probe, suite_gen_engine, suite_gen_verdict, suite_gen_coord,
 	suite_gen_mem, suite_gen_gpu, suite_gen_cuda, suite_stop, suite_report,

@@ -19,6 +19,7 @@ Suite *suite_print(void);
 Suite *suite_sim(void);
 Suite *suite_simref(void);
 Suite *suite_peer(void);
+Suite *suite_path(void);
 Suite *suite_sim_scenario(void);
 Suite *suite_counters(void);
 Suite *suite_doctor(void);
