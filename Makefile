@@ -257,7 +257,8 @@ install: all
 		$(DESTDIR)$(UNITDIR)/nodrop-counters.service
 	install -m 0644 contrib/prometheus/nodrop-counters.timer $(DESTDIR)$(UNITDIR)/
 	install -d $(DESTDIR)$(DATADIR)/prometheus
-	install -m 0644 contrib/prometheus/nodrop.rules.yml $(DESTDIR)$(DATADIR)/prometheus/
+	install -m 0644 contrib/prometheus/nodrop.rules.yml contrib/prometheus/nodrop-audit.rules.yml \
+		$(DESTDIR)$(DATADIR)/prometheus/
 	install -m 0755 contrib/nightly/nodrop-nightly $(DESTDIR)$(BINDIR)/nodrop-nightly
 	sed 's|/usr/local/sbin/|$(BINDIR)/|' contrib/nightly/nodrop-stress.service > \
 		$(DESTDIR)$(UNITDIR)/nodrop-stress.service

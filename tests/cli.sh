@@ -82,7 +82,7 @@ expect 2 "path --accept-unverified bogus" "$NODROP" path --accept-unverified pee
 # a port nothing sends LLDP on: heard false, the wait and the reason, exit 0 (root: CAP_NET_RAW)
 if [ "$(id -u)" = 0 ]; then
 	expect 0 "show --peer-wait 1 lo" "$NODROP" show -j --peer-wait 1 lo
-	echo "$out" | jq -e '.[0].peer | .source == "lldp" and .heard == false and
+	echo "$out" | jq -e '.[0].peer | .source == "none" and .heard == false and
 		.waited_ms == 1000 and (.error | test("no LLDP frame in 1000 ms"))' >/dev/null &&
 		ok "show --peer on a silent port: not heard, the wait and why" ||
 		bad "show --peer on lo: $out"
@@ -213,7 +213,29 @@ if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
 	expect 0 "... accepted with --accept-unverified peer" "${in_ns[@]}" "${vg[@]}" "$NODROP" \
 		audit --dev lo --peer-wait 1 \
 		--accept-unverified peer "$empty/lo-mtu.yaml"
+	expect 1 "audit --peer --prometheus" "${in_ns[@]}" "${vg[@]}" "$NODROP" audit --dev lo \
+		--peer-wait 1 --prometheus "$empty/audit.prom" "$empty/lo-mtu.yaml"
+	why=$(promtool check metrics <"$empty/audit.prom" 2>&1)
+	[ -z "$why" ] && grep -qx 'nodrop_peer_heard{device="lo",source="none"} 0' "$empty/audit.prom" &&
+		grep -qx 'nodrop_peer_mismatches{device="lo"} 0' "$empty/audit.prom" &&
+		grep -qx 'nodrop_audit_findings{device="lo",severity="error"} 1' "$empty/audit.prom" &&
+		ok "audit --prometheus: promtool clean, nothing heard, the finding counted" ||
+		bad "audit --prometheus: $why $(cat "$empty/audit.prom")"
+	# every nodrop_ metric the audit rules name is a family audit --peer writes
+	missing=$(grep -o 'nodrop_[a-z_]*' contrib/prometheus/nodrop-audit.rules.yml | sort -u |
+		while read -r m; do grep -q "^# TYPE $m " "$empty/audit.prom" || echo "$m"; done)
+	[ -z "$missing" ] && ok "the audit rules' metrics are all written" ||
+		bad "the audit rules name metrics audit does not write: $missing"
 fi
+expect 1 "audit --prometheus without --peer" "$NODROP" audit --dev lo --prometheus \
+	"$empty/lo.prom" "$empty/lo.yaml"
+why=$(promtool check metrics <"$empty/lo.prom" 2>&1)
+[ -z "$why" ] && grep -q '^nodrop_audit_drift_fields{device="lo"} 0$' "$empty/lo.prom" &&
+	grep -q '^nodrop_audit_unverified_fields{device="lo"} 5$' "$empty/lo.prom" &&
+	! grep -q nodrop_peer "$empty/lo.prom" && ok "audit --prometheus: promtool clean, no peer series" ||
+	bad "audit --prometheus lo: $why $(cat "$empty/lo.prom")"
+expect 3 "audit --prometheus into a directory that does not exist" "$NODROP" audit --dev lo \
+	--prometheus "$empty/no/such/dir/lo.prom" "$empty/lo.yaml"
 expect 2 "audit --peer-wait x" "$NODROP" audit --peer-wait x "$empty/lo-mtu.yaml"
 expect 3 "audit --junit into a directory that does not exist: a system error" \
 	"$NODROP" audit --dev lo --junit "$empty/no/such/dir/lo.xml" "$empty/lo.yaml"

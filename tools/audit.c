@@ -8,13 +8,15 @@
 #include "cli.h"
 #include "nodrop.h"
 #include "print.h"
+#include "prom.h"
 #include "report.h"
 
-enum { OPT_JUNIT = 256, OPT_ACCEPT };
+enum { OPT_JUNIT = 256, OPT_ACCEPT, OPT_PROMETHEUS };
 
 struct audit_args {
 	struct nd_devs devs;
 	const char *junit;
+	const char *prometheus;
 	uint32_t accept;	/* fields a site accepts unverified, a bit per enum nd_field */
 	struct nd_peer_opts peer;
 };
@@ -22,6 +24,8 @@ struct audit_args {
 static const struct nd_opt audit_opts[] = {
 	{ "dev", 'd', "DEV", "only this port (repeatable); default: every port the profile matches" },
 	{ "junit", OPT_JUNIT, "FILE", "also write the result as JUnit XML to FILE" },
+	{ "prometheus", OPT_PROMETHEUS, "FILE", "also write gauges for node_exporter's textfile "
+	  "collector to FILE: findings per port and, with --peer, the switch's mismatches" },
 	{ "accept-unverified", OPT_ACCEPT, "FIELDS", "fields (profile keys, comma-separated) whose "
 	  "value a port will not give, accepted rather than failed: ecn.np,ecn.rp; peer: a link "
 	  "partner not heard" },
@@ -71,6 +75,9 @@ static int audit_opt(int key, const char *arg, void *data)
 	case OPT_JUNIT:
 		a->junit = arg;
 		return 0;
+	case OPT_PROMETHEUS:
+		a->prometheus = arg;
+		return 0;
 	}
 	return ND_EXIT_USAGE;
 }
@@ -89,7 +96,7 @@ static int junit_error(const char *path, const char *profile, const char *msg)
  * port's own. 0, or a negative errno after a message.
  */
 static int audit_peers(struct nd_report *r, const struct nd_profile *profile,
-		       const struct audit_args *a)
+		       const struct audit_args *a, struct nd_peer_wait **heard)
 {
 	struct nd_peer_wait *w;
 	struct nd_err e = { 0 };
@@ -123,7 +130,7 @@ static int audit_peers(struct nd_report *r, const struct nd_profile *profile,
 	}
 	if (ret)
 		fprintf(stderr, "nodrop audit: --peer: %s\n", e.msg);
-	free(w);
+	*heard = w;
 	return ret;
 }
 
@@ -134,6 +141,7 @@ static int audit_run(const struct nd_cli *cli, int argc, char **argv, void *data
 	struct nd_report r = { 0 };
 	struct nd_err e = { 0 };
 	struct nd_ctx *ctx = NULL;
+	struct nd_peer_wait *heard = NULL;
 	int ret, rc;
 
 	rc = nd_cli_profile("audit", argc, argv, &profile, &e);
@@ -155,7 +163,7 @@ static int audit_run(const struct nd_cli *cli, int argc, char **argv, void *data
 	}
 	/* the site's own list, in the profile, and the command line's */
 	a->accept |= profile.accept_unverified;
-	if (a->peer.on && audit_peers(&r, &profile, a)) {
+	if (a->peer.on && audit_peers(&r, &profile, a, &heard)) {
 		rc = ND_EXIT_SYSTEM;
 		if (a->junit)
 			junit_error(a->junit, profile.name, "listening for the ports' link partners "
@@ -174,7 +182,16 @@ static int audit_run(const struct nd_cli *cli, int argc, char **argv, void *data
 			rc = ND_EXIT_SYSTEM;
 		}
 	}
+	if (a->prometheus) {
+		ret = nd_prom_write_audit(a->prometheus, &r, heard, a->accept);
+		if (ret) {
+			fprintf(stderr, "nodrop audit: cannot write %s: %s\n", a->prometheus,
+				strerror(-ret));
+			rc = ND_EXIT_SYSTEM;
+		}
+	}
 out:
+	free(heard);
 	nd_report_free(&r);
 	nd_profile_free(&profile);
 	nd_ctx_free(ctx);

@@ -31,7 +31,7 @@ struct nd_peer_wait *nd_listen_peers(const char *cmd, const struct nd_port *firs
 
 		snprintf(w[i].ifname, sizeof(w[i].ifname), "%s", port->link.name);
 	}
-	if (nd_peer_listen(w, n, wait_s * 1000, &e)) {
+	if (nd_peer_find(w, n, wait_s * 1000, &e)) {
 		fprintf(stderr, "nodrop %s: --peer: %s\n", cmd, e.msg);
 		free(w);
 		return NULL;

@@ -2,7 +2,10 @@
 /* nodrop counters --prometheus: the text exposition format for node_exporter's textfile collector. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "nodrop.h"
@@ -228,4 +231,120 @@ int nd_prom_print(FILE *f, const struct nd_sample *smp, size_t n, const int *pfc
 	     "port's counters (Unix time); a stale value means the collector stopped.");
 	fprintf(f, "nodrop_last_success_timestamp_seconds %.3f\n", now_s);
 	return fflush(f) || ferror(f) ? -EIO : 0;
+}
+
+/* a peer check that failed: the peer lints other than "nothing heard", above info */
+static bool peer_mismatch(const struct nd_lint *l)
+{
+	return !strncmp(l->id, "peer-", 5) && strcmp(l->id, "peer-unheard") &&
+	       l->severity != ND_SEV_INFO;
+}
+
+static void audit_metrics(FILE *f, const struct nd_report *r, const struct nd_peer_wait *peers,
+			  uint32_t accept)
+{
+	static const enum nd_severity sev[] = { ND_SEV_ERROR, ND_SEV_WARN };
+	struct timespec now;
+
+	head(f, "nodrop_audit_findings", "gauge", "audit's findings on the port, by severity");
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; k < 2; k++) {
+			unsigned int c = 0;
+
+			for (size_t j = 0; j < r->ports[i].n_lints; j++)
+				c += r->ports[i].lints[j].severity == sev[k];
+			fputs("nodrop_audit_findings", f);
+			label(f, true, "device", r->ports[i].port.link.name);
+			label(f, false, "severity", nd_severity_name(sev[k]));
+			fprintf(f, "} %u\n", c);
+		}
+	head(f, "nodrop_audit_drift_fields", "gauge",
+	     "profile fields whose value on the port differs from the profile's");
+	for (size_t i = 0; i < r->n; i++) {
+		size_t c = 0;
+
+		for (size_t j = 0; j < r->ports[i].n_changes; j++)
+			c += !r->ports[i].changes[j].skipped;
+		fputs("nodrop_audit_drift_fields", f);
+		label(f, true, "device", r->ports[i].port.link.name);
+		fprintf(f, "} %zu\n", c);
+	}
+	head(f, "nodrop_audit_unverified_fields", "gauge", "profile fields the port would not "
+	     "give, so their value could not be checked (those the site accepts left out)");
+	for (size_t i = 0; i < r->n; i++) {
+		size_t c = 0;
+
+		for (size_t j = 0; j < r->ports[i].n_changes; j++)
+			c += r->ports[i].changes[j].skipped &&
+			     !(accept & (1u << r->ports[i].changes[j].field));
+		fputs("nodrop_audit_unverified_fields", f);
+		label(f, true, "device", r->ports[i].port.link.name);
+		fprintf(f, "} %zu\n", c);
+	}
+	if (peers) {
+		head(f, "nodrop_peer_heard", "gauge", "1 when the port's link partner answered "
+		     "(source: dcbnl or lldp), 0 when nothing was heard in the wait");
+		for (size_t i = 0; i < r->n; i++) {
+			fputs("nodrop_peer_heard", f);
+			label(f, true, "device", r->ports[i].port.link.name);
+			label(f, false, "source", nd_peer_source_name(peers[i].source));
+			fprintf(f, "} %d\n", peers[i].heard);
+		}
+		head(f, "nodrop_peer_mismatches", "gauge", "checks of the port against its link "
+		     "partner that failed (PFC, willing, DSCP map, max frame size, ETS share)");
+		for (size_t i = 0; i < r->n; i++) {
+			unsigned int c = 0;
+
+			for (size_t j = 0; j < r->ports[i].n_lints; j++)
+				c += peer_mismatch(&r->ports[i].lints[j]);
+			fputs("nodrop_peer_mismatches", f);
+			label(f, true, "device", r->ports[i].port.link.name);
+			fprintf(f, "} %u\n", c);
+		}
+		head(f, "nodrop_peer_mismatch", "gauge", "1 for each failed check against the link "
+		     "partner, naming it and the switch port");
+		for (size_t i = 0; i < r->n; i++)
+			for (size_t j = 0; j < r->ports[i].n_lints; j++) {
+				const struct nd_lint *l = &r->ports[i].lints[j];
+				char sw[170];
+
+				if (!peer_mismatch(l))
+					continue;
+				nd_peer_name(&peers[i].peer, sw, sizeof(sw));
+				fputs("nodrop_peer_mismatch", f);
+				label(f, true, "device", r->ports[i].port.link.name);
+				label(f, false, "check", l->id);
+				label(f, false, "severity", nd_severity_name(l->severity));
+				label(f, false, "switch_port", sw);
+				fputs("} 1\n", f);
+			}
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	head(f, "nodrop_audit_last_run_timestamp_seconds", "gauge",
+	     "when this audit ran, seconds since the epoch");
+	fprintf(f, "nodrop_audit_last_run_timestamp_seconds %.3f\n",
+		now.tv_sec + now.tv_nsec / 1e9);
+}
+
+int nd_prom_write_audit(const char *path, const struct nd_report *r,
+			const struct nd_peer_wait *peers, uint32_t accept)
+{
+	char tmp[4200];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
+	f = fopen(tmp, "w");
+	if (!f)
+		return -errno;
+	audit_metrics(f, r, peers, accept);
+	if (ferror(f))
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
 }

@@ -31,4 +31,17 @@ void nd_prom_name(const struct nd_counter_info *info, char *buf, size_t len, uin
 int nd_prom_print(FILE *f, const struct nd_sample *smp, size_t n, const int *pfc, bool raw,
 		  double now_s);
 
+struct nd_report;
+struct nd_peer_wait;
+
+/*
+ * audit --prometheus: write @path (through a temporary file renamed over it, as the textfile
+ * collector wants) with each port's findings by severity, drifted fields and unverified ones
+ * (less those @accept names, a bit per enum nd_field), and with @peers
+ * (--peer; NULL without) whether its link partner was heard and from where, how many peer checks
+ * failed, and one series per failed check naming the switch port. Returns 0 or -errno.
+ */
+int nd_prom_write_audit(const char *path, const struct nd_report *r,
+			const struct nd_peer_wait *peers, uint32_t accept);
+
 #endif

@@ -477,7 +477,7 @@ static void print_peer(const struct nd_peer_wait *w)
 	const struct nd_peer *p = &w->peer;
 
 	pr_open_object("peer");
-	pr_string(PR_JSON, "source", NULL, "lldp");
+	pr_string(PR_JSON, "source", NULL, nd_peer_source_name(w->source));
 	pr_bool(PR_JSON, "heard", NULL, w->heard);
 	pr_uint(PR_JSON, "waited_ms", NULL, w->waited_ms);
 	pr_uint(PR_JSON, "bad_frames", NULL, w->bad_frames);
@@ -495,7 +495,10 @@ static void print_peer(const struct nd_peer_wait *w)
 		pr_text(" (%s)", p->port_desc);
 	pr_string(PR_ANY, "chassis_id", " chassis %s", p->chassis_id);
 	pr_uint(PR_ANY, "ttl", " ttl %" PRIu64, p->ttl);
-	pr_uint(PR_TEXT, NULL, ", LLDP heard in %" PRIu64 " ms", w->waited_ms);
+	if (w->source == ND_PEER_SRC_DCBNL)
+		pr_text(", from the NIC's DCBX engine (dcbnl)");
+	else
+		pr_uint(PR_TEXT, NULL, ", LLDP heard in %" PRIu64 " ms", w->waited_ms);
 	pr_nl();
 	if (p->pfc.present) {
 		pr_open_object("pfc");

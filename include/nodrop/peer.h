@@ -130,10 +130,20 @@ void nd_peer_name(const struct nd_peer *p, char *buf, size_t size);
 /* The largest frame nd_peer_listen() reads: a jumbo frame's worth. */
 #define ND_LLDP_FRAME_MAX 9216
 
+/* Where a link partner's DCB came from. */
+enum nd_peer_source {
+	ND_PEER_SRC_NONE,		/* nothing answered */
+	ND_PEER_SRC_DCBNL,		/* the NIC's own DCBX engine, through dcbnl's peer attributes */
+	ND_PEER_SRC_LLDP,		/* nodrop heard the switch's LLDP frame on the wire */
+};
+
+const char *nd_peer_source_name(enum nd_peer_source s);	/* "dcbnl", "lldp", "none" */
+
 /* One port to listen on, and what came of it. */
 struct nd_peer_wait {
 	char ifname[16];		/* the caller fills this in */
 	bool heard;			/* a frame decoded: @peer holds it */
+	enum nd_peer_source source;
 	struct nd_peer peer;
 	unsigned int bad_frames;	/* frames that came and did not decode */
 	unsigned int waited_ms;		/* until the frame, or the whole wait */
@@ -152,6 +162,21 @@ struct nd_peer_wait {
  * port's error.
  */
 int nd_peer_listen(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struct nd_err *e);
+
+/*
+ * The link partner of @ifname as its NIC's DCBX engine reports it through dcbnl (IEEE_GET's and
+ * CEE_GET's peer attributes; drivers such as qede and cxgb4 fill them, mlx5, ice and i40e do
+ * not). Returns 1 with @p filled (no identity: dcbnl has none), 0 when the driver reports no
+ * peer or has no DCB, or -errno.
+ */
+int nd_peer_from_dcbnl(const char *ifname, struct nd_peer *p, struct nd_err *e);
+
+/*
+ * The link partners of @n ports, each from the best source that answers: dcbnl first, then
+ * nd_peer_listen() on the ports left, all in one wait. Each port's @source says which answered.
+ * Returns 0, or -errno (a port's own failure stays in its struct, as nd_peer_listen()'s).
+ */
+int nd_peer_find(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struct nd_err *e);
 
 /* The selector's name: "ethertype", "tcp", "udp", "port", "dscp" (CEE: @cee true). */
 const char *nd_peer_app_sel_name(uint8_t sel, bool cee);

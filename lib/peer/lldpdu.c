@@ -468,6 +468,10 @@ bool nd_peer_pfc(const struct nd_peer *p, uint8_t *bits)
 
 void nd_peer_name(const struct nd_peer *p, char *buf, size_t size)
 {
+	if (!p->sys_name[0] && !p->chassis_id[0] && !p->port_id[0]) {
+		snprintf(buf, size, "the link partner");	/* dcbnl knows no identity */
+		return;
+	}
 	snprintf(buf, size, "%.80s %.80s", p->sys_name[0] ? p->sys_name : p->chassis_id,
 		 p->port_id);
 }

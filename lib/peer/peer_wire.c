@@ -93,6 +93,7 @@ static bool drain(struct nd_peer_wait *w, int fd, int ifindex, uint8_t *buf, siz
 		}
 		if (!nd_lldp_decode(buf, (size_t)n, &w->peer, &e)) {
 			w->heard = true;
+			w->source = ND_PEER_SRC_LLDP;
 			nd_err_clear(&w->err);
 			return true;
 		}

@@ -10,7 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/rtnetlink.h>
+
+#include "core/dcbnl.h"
 #include "nodrop.h"
+#include "peer/peer_int.h"
 #include "unit.h"
 
 #define FRAME_MAX 9216
@@ -565,6 +569,109 @@ START_TEST(test_lldp_sel_names)
 }
 END_TEST
 
+/* dcbnl's peer attributes, as a driver with a DCBX engine reports them: IEEE_GET and CEE_GET */
+static struct nlmsghdr *dcb_reply(void *buf, uint8_t cmd)
+{
+	struct nlmsghdr *nlh;
+	struct dcbmsg *dm;
+
+	memset(buf, 0, 4096);
+	nlh = nd_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETDCB;
+	dm = nd_nlmsg_put_extra(nlh, sizeof(*dm));
+	dm->cmd = cmd;
+	nd_nla_put_strz(nlh, DCB_ATTR_IFNAME, "eth2");
+	return nlh;
+}
+
+START_TEST(test_dcbnl_peer)
+{
+	static uint8_t buf[4096];
+	struct ieee_ets ets = { .willing = 1, .ets_cap = 8, .prio_tc = { 0, 0, 0, 3 },
+				.tc_tx_bw = { 50, 0, 0, 50 }, .tc_tsa = { 2, 2, 2, 2 } };
+	struct ieee_pfc pfc = { .pfc_cap = 8, .pfc_en = 0x08, .mbc = 1 };
+	struct dcb_app apps[2] = { { IEEE_8021QAZ_APP_SEL_DSCP, 3, 26 },
+				   { IEEE_8021QAZ_APP_SEL_DGRAM, 3, 4791 } };
+	struct cee_pg pg = { .willing = 1, .pg_en = 1, .tcs_supported = 8,
+			     .pg_bw = { 40, 60 }, .prio_pg = { 0, 0, 0, 1 } };
+	struct cee_pfc cpfc = { .error = 1, .pfc_en = 0x18, .tcs_supported = 8 };
+	struct dcb_peer_app_info info = { .willing = 1 };
+	struct dcb_app capp = { 1, 0x08, 4791 };	/* CEE: a priority bitmap */
+	struct nlmsghdr *nlh;
+	struct nlattr *nest, *t;
+	struct nd_peer p;
+
+	memset(&p, 0, sizeof(p));
+	nlh = dcb_reply(buf, DCB_CMD_IEEE_GET);
+	nest = nd_nla_nest_start(nlh, DCB_ATTR_IEEE);
+	nd_nla_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);		/* its own, not the peer's */
+	nd_nla_put(nlh, DCB_ATTR_IEEE_PEER_ETS, sizeof(ets), &ets);
+	nd_nla_put(nlh, DCB_ATTR_IEEE_PEER_PFC, sizeof(pfc), &pfc);
+	t = nd_nla_nest_start(nlh, DCB_ATTR_IEEE_PEER_APP);
+	nd_nla_put(nlh, DCB_ATTR_IEEE_APP, sizeof(apps[0]), &apps[0]);
+	nd_nla_put(nlh, DCB_ATTR_IEEE_APP, sizeof(apps[1]), &apps[1]);
+	nd_nla_put(nlh, DCB_ATTR_IEEE_APP, 2, &apps[1]);		/* short: passed over */
+	nd_nla_nest_end(nlh, t);
+	nd_nla_nest_end(nlh, nest);
+	ck_assert_int_eq(peer_dcbnl_parse(nlh, DCB_CMD_IEEE_GET, &p), 1);
+	ck_assert(p.ets.present && p.ets.willing);
+	ck_assert_int_eq(p.ets.prio_tc[3], 3);
+	ck_assert_int_eq(p.ets.tc_bw[3], 50);
+	ck_assert(p.pfc.present && p.pfc.mbc);
+	ck_assert_int_eq(p.pfc.enable, 0x08);
+	ck_assert_int_eq(p.pfc.cap, 8);
+	ck_assert(p.app_present);
+	ck_assert_uint_eq(p.n_app, 2);
+	ck_assert(p.app[0].sel == ND_APP_SEL_DSCP && p.app[0].protocol == 26 && p.app[0].prio == 3);
+	ck_assert(p.app[1].sel == ND_APP_SEL_UDP && p.app[1].protocol == 4791);
+
+	nlh = dcb_reply(buf, DCB_CMD_CEE_GET);
+	nest = nd_nla_nest_start(nlh, DCB_ATTR_CEE);
+	nd_nla_put(nlh, DCB_ATTR_CEE_PEER_PG, sizeof(pg), &pg);
+	nd_nla_put(nlh, DCB_ATTR_CEE_PEER_PFC, sizeof(cpfc), &cpfc);
+	t = nd_nla_nest_start(nlh, DCB_ATTR_CEE_PEER_APP_TABLE);
+	nd_nla_put(nlh, DCB_ATTR_CEE_PEER_APP_INFO, sizeof(info), &info);
+	nd_nla_put(nlh, DCB_ATTR_CEE_PEER_APP, sizeof(capp), &capp);
+	nd_nla_nest_end(nlh, t);
+	nd_nla_nest_end(nlh, nest);
+	ck_assert_int_eq(peer_dcbnl_parse(nlh, DCB_CMD_CEE_GET, &p), 1);
+	ck_assert(p.cee.present && p.cee.pg_hdr.present && p.cee.pg_hdr.willing);
+	ck_assert_int_eq(p.cee.pgid[3], 1);
+	ck_assert_int_eq(p.cee.pg_bw[1], 60);
+	ck_assert(p.cee.pfc_hdr.present && p.cee.pfc_hdr.error && p.cee.pfc_hdr.enabled);
+	ck_assert_int_eq(p.cee.pfc_enable, 0x18);
+	ck_assert(p.cee.app_hdr.present && p.cee.app_hdr.willing);
+	ck_assert_uint_eq(p.cee.n_app, 1);
+	ck_assert(p.cee.app[0].sel == 1 && p.cee.app[0].protocol == 4791 && p.cee.app[0].prio == 3);
+	/* the IEEE part from before is kept: one peer, two replies */
+	ck_assert_int_eq(p.pfc.enable, 0x08);
+	/* both sides read the same: the switch's PFC is IEEE's where it came */
+	{
+		uint8_t bits;
+		char name[64];
+
+		ck_assert(nd_peer_pfc(&p, &bits));
+		ck_assert_int_eq(bits, 0x08);
+		nd_peer_name(&p, name, sizeof(name));
+		ck_assert_str_eq(name, "the link partner");
+	}
+
+	/* a reply with no peer attribute (mlx5, ice): nothing; a reply that is none: refused */
+	memset(&p, 0, sizeof(p));
+	nlh = dcb_reply(buf, DCB_CMD_IEEE_GET);
+	nest = nd_nla_nest_start(nlh, DCB_ATTR_IEEE);
+	nd_nla_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);
+	nd_nla_put(nlh, DCB_ATTR_IEEE_PEER_PFC, 3, &pfc);		/* short: passed over */
+	nd_nla_nest_end(nlh, nest);
+	ck_assert_int_eq(peer_dcbnl_parse(nlh, DCB_CMD_IEEE_GET, &p), 0);
+	ck_assert(!p.pfc.present);
+	nlh->nlmsg_type = RTM_NEWLINK;
+	ck_assert_int_eq(peer_dcbnl_parse(nlh, DCB_CMD_IEEE_GET, &p), -EBADMSG);
+	ck_assert_str_eq(nd_peer_source_name(ND_PEER_SRC_DCBNL), "dcbnl");
+	ck_assert_str_eq(nd_peer_source_name(ND_PEER_SRC_NONE), "none");
+}
+END_TEST
+
 Suite *suite_peer(void)
 {
 	Suite *s = suite_create("peer");
@@ -576,6 +683,7 @@ Suite *suite_peer(void)
 	tcase_add_test(tc, test_lldp_repeated);
 	tcase_add_test(tc, test_lldp_many);
 	tcase_add_test(tc, test_lldp_sel_names);
+	tcase_add_test(tc, test_dcbnl_peer);
 	suite_add_tcase(s, tc);
 	return s;
 }
