@@ -55,6 +55,13 @@ echo "$err" | grep -q "unknown option '--bogus'" && ok "unknown option named" ||
 expect 2 "show --peer-wait abc" "$NODROP" show --peer-wait abc lo
 [ "$err" = "nodrop show: --peer-wait takes whole seconds 0..86400, not 'abc'" ] &&
 	ok "show --peer-wait abc: the option named" || bad "show --peer-wait abc: $err"
+# --peer without CAP_NET_RAW (the CI's user; root with it dropped from its bounding set): the
+# capability named, exit 3
+no_raw=()
+[ "$(id -u)" = 0 ] && no_raw=(setpriv --bounding-set=-net_raw)
+expect 3 "show --peer without CAP_NET_RAW" "${no_raw[@]}" "${vg[@]}" "$NODROP" show --peer-wait 1 lo
+[ "$err" = "nodrop show: --peer: lo: listening for LLDP needs CAP_NET_RAW (run as root, or give nodrop cap_net_raw)" ] &&
+	ok "show --peer without CAP_NET_RAW: named" || bad "no CAP_NET_RAW: $err"
 # nodrop path: the job's inputs are checked before any port is read (the host has no RDMA)
 printf 'NCCL_IB_TC=106\n  9LIVES=1\n' >/tmp/nd-cli-job.$$
 expect 2 "path --env with a bad line" "$NODROP" path --env /tmp/nd-cli-job.$$
