@@ -110,5 +110,22 @@ nd_vm_check "audit --peer: the switch port takes 1522-byte frames (exit 1)" peer
 	peer-max-frame 1 mfs=1522
 nd_vm_check "audit --peer: no ETS share for RoCE's class at the switch (a warning)" \
 	peer_audit peer-ets-starved 0 tc3-bw=0
+# the same mismatch as node_exporter's textfile would carry it, promtool as the judge
+prom_mismatch() {
+	python3 $T/lldp_gen.py frame pfc=0x10 /tmp/switch.bin || return 1
+	(while :; do cat /tmp/switch.bin >"$RX"; sleep 0.1; done) &
+	local feeder=$! why
+	"$ND" audit --dev nicsim0 --peer-wait 10 --accept-unverified roce.tos \
+		--prometheus "$ND_OUT/audit.prom" tests/vm/profiles/peer.yaml >/dev/null
+	kill "$feeder"
+	wait "$feeder" 2>/dev/null
+	why=$(promtool check metrics <"$ND_OUT/audit.prom" 2>&1)
+	[ -z "$why" ] &&
+		grep -q '^nodrop_peer_heard{device="nicsim0",source="lldp"} 1$' "$ND_OUT/audit.prom" &&
+		grep -q '^nodrop_peer_mismatch{device="nicsim0",check="peer-pfc-mismatch",severity="error",switch_port="' \
+			"$ND_OUT/audit.prom" ||
+		{ echo "$why" >&2; cat "$ND_OUT/audit.prom" >&2; return 1; }
+}
+nd_vm_check "audit --peer --prometheus: the mismatch as a gauge, promtool clean" prom_mismatch
 nd_vm_check "audit --peer: no switch heard" unheard
 nd_vm_done
