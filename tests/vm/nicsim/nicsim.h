@@ -5,6 +5,7 @@
 
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
+#include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <net/dcbnl.h>
@@ -124,11 +125,17 @@ struct nicsim_port {
 	bool tx_pause;
 	u64 link_flaps;
 	bool flap_on_pfc;
+
+	/* The other end of the cable (module parameter wire), NULL before pairing and
+	 * from teardown on; read by the transmit path under RCU.
+	 */
+	struct nicsim_port __rcu *partner;
 };
 
 /* nicsim_main.c */
 extern unsigned int nicsim_speed;
 void nicsim_toggle_link(struct nicsim_port *np);
+void nicsim_rx_count(struct nicsim_port *np, unsigned int len);
 
 /* nicsim_dcb.c */
 extern const struct dcbnl_rtnl_ops nicsim_dcbnl_ops;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nicsim debugfs files (counters, fault, trust, dcbx, state) and faults. */
+/* nicsim debugfs files (counters, fault, rx, trust, dcbx, state) and faults. */
 
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
@@ -460,10 +460,7 @@ static ssize_t nicsim_rx_write(struct file *file, const char __user *ubuf, size_
 		return -EFAULT;
 	}
 	skb->protocol = eth_type_trans(skb, dev);
-	spin_lock_bh(&np->lock);
-	np->ctr[NS_RX_PACKETS]++;
-	np->ctr[NS_RX_BYTES] += count;
-	spin_unlock_bh(&np->lock);
+	nicsim_rx_count(np, count);
 	netif_rx(skb);
 	return count;
 }

@@ -7,8 +7,9 @@
  * (ETS, maxrate, PFC with cable length in ieee_pfc.delay, DSCP APP entries
  * with implicit trust switching, DCBX mode, port buffers), ethtool counters
  * with mlx5 names (per-priority PFC counters only for PFC-enabled
- * priorities), pause parameters and pause statistics.  Nothing is ever
- * received and transmitted frames are dropped.
+ * priorities), pause parameters and pause statistics.  Transmitted frames
+ * are dropped, or with the module parameter wire handed to the paired port
+ * (0<->1, 2<->3, ...) as if a cable joined the two.
  *
  * A debugfs interface under <debugfs>/nicsim/<ifname>/ lets tests set and
  * move counters, inject failures into the dcbnl/ethtool set operations and
@@ -17,7 +18,8 @@
  * Locking: dcbnl and ethtool ops run under RTNL, which also protects the
  * configuration fields of struct nicsim_port.  Counters and armed faults are
  * protected by nicsim_port.lock (taken with BH disabled, as the transmit
- * path updates counters too).
+ * path updates counters too).  The wire partner is an RCU pointer: set once
+ * after every port is registered, cleared (and waited for) before teardown.
  *
  * Files: nicsim_main.c (module parameters, setup and teardown, netdev ops,
  * link), nicsim_dcb.c (dcbnl ops), nicsim_ethtool.c (ethtool ops, counter
@@ -29,6 +31,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
 #include <linux/string.h>
 #include <net/dcbnl.h>
@@ -58,10 +61,28 @@ static unsigned int buffer_total = 262144;
 module_param(buffer_total, uint, 0444);
 MODULE_PARM_DESC(buffer_total, "Port buffer total_size in bytes (default 262144)");
 
+static bool wire;
+module_param(wire, bool, 0444);
+MODULE_PARM_DESC(wire, "Cable port pairs 0<->1, 2<->3, ...: what one sends the other receives (default 0)");
+
 static struct net_device *nicsim_devs[NICSIM_MAX_PORTS];
 
 /* ------------------------------------------------------------------------ */
 /* Link                                                                     */
+
+/* The cable's other end, under RTNL (it changes only at load and unload, both under it). */
+static struct nicsim_port *nicsim_partner(struct nicsim_port *np)
+{
+	return rtnl_dereference(np->partner);
+}
+
+/* Carrier: an up port without a cable has it; a cabled one while the other end is up too. */
+static bool nicsim_link_ok(struct nicsim_port *np)
+{
+	struct nicsim_port *other = nicsim_partner(np);
+
+	return netif_running(np->netdev) && (!other || netif_running(other->netdev));
+}
 
 /* Toggle the link as mlx5_toggle_port_link() does: only an up port. */
 void nicsim_toggle_link(struct nicsim_port *np)
@@ -71,7 +92,8 @@ void nicsim_toggle_link(struct nicsim_port *np)
 	if (!np->flap_on_pfc || !netif_running(dev))
 		return;
 	netif_carrier_off(dev);
-	netif_carrier_on(dev);
+	if (nicsim_link_ok(np))
+		netif_carrier_on(dev);
 	np->link_flaps++;
 	netdev_info(dev, "link toggled (PFC change), flaps=%llu\n",
 		    np->link_flaps);
@@ -82,28 +104,63 @@ void nicsim_toggle_link(struct nicsim_port *np)
 
 static int nicsim_open(struct net_device *dev)
 {
-	netif_carrier_on(dev);
+	struct nicsim_port *np = netdev_priv(dev);
+	struct nicsim_port *other = nicsim_partner(np);
+
+	/* the cable carries a signal once both ends are up */
+	if (!other || netif_running(other->netdev)) {
+		netif_carrier_on(dev);
+		if (other)
+			netif_carrier_on(other->netdev);
+	}
 	netif_tx_start_all_queues(dev);
 	return 0;
 }
 
 static int nicsim_stop(struct net_device *dev)
 {
+	struct nicsim_port *np = netdev_priv(dev);
+	struct nicsim_port *other = nicsim_partner(np);
+
 	netif_tx_stop_all_queues(dev);
 	netif_carrier_off(dev);
+	if (other)
+		netif_carrier_off(other->netdev);
 	return 0;
+}
+
+/* A frame arrived from the wire or the rx file: count it as the NIC would. */
+void nicsim_rx_count(struct nicsim_port *np, unsigned int len)
+{
+	spin_lock_bh(&np->lock);
+	np->ctr[NS_RX_PACKETS]++;
+	np->ctr[NS_RX_BYTES] += len;
+	spin_unlock_bh(&np->lock);
 }
 
 static netdev_tx_t nicsim_start_xmit(struct sk_buff *skb,
 				     struct net_device *dev)
 {
 	struct nicsim_port *np = netdev_priv(dev);
+	struct nicsim_port *other;
+	unsigned int len = skb->len;
 
 	spin_lock(&np->lock);
 	np->ctr[NS_TX_PACKETS]++;
-	np->ctr[NS_TX_BYTES] += skb->len;
+	np->ctr[NS_TX_BYTES] += len;
 	spin_unlock(&np->lock);
-	dev_consume_skb_any(skb);
+
+	/* dev_queue_xmit holds rcu_read_lock_bh, which keeps the partner */
+	other = rcu_dereference_bh(np->partner);
+	if (!other || !netif_running(other->netdev)) {
+		dev_consume_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
+	/* as veth: scrubbed, eth_type_trans and netif_rx on the other end; a frame over its
+	 * MTU is dropped there
+	 */
+	if (dev_forward_skb(other->netdev, skb) == NET_RX_SUCCESS)
+		nicsim_rx_count(other, len);
 	return NETDEV_TX_OK;
 }
 
@@ -193,6 +250,38 @@ static void nicsim_flush_apps(struct nicsim_port *np)
 	np->dscp_app_cnt = 0;
 }
 
+/* Cable port 2k to 2k+1 (an odd last port stays alone). */
+static void nicsim_pair(unsigned int nports)
+{
+	unsigned int i;
+
+	rtnl_lock();
+	for (i = 0; i + 1 < nports; i += 2) {
+		struct nicsim_port *a = netdev_priv(nicsim_devs[i]);
+		struct nicsim_port *b = netdev_priv(nicsim_devs[i + 1]);
+
+		rcu_assign_pointer(a->partner, b);
+		rcu_assign_pointer(b->partner, a);
+	}
+	rtnl_unlock();
+}
+
+/* Cut the cable before a port goes: no transmit may still hand the other end a frame. */
+static void nicsim_unpair(struct nicsim_port *np)
+{
+	struct nicsim_port *other;
+
+	rtnl_lock();
+	other = nicsim_partner(np);
+	if (other) {
+		RCU_INIT_POINTER(other->partner, NULL);
+		RCU_INIT_POINTER(np->partner, NULL);
+	}
+	rtnl_unlock();
+	if (other)
+		synchronize_net();
+}
+
 static void nicsim_destroy(unsigned int i)
 {
 	struct net_device *dev = nicsim_devs[i];
@@ -203,6 +292,7 @@ static void nicsim_destroy(unsigned int i)
 	np = netdev_priv(dev);
 	/* debugfs first: the state file takes RTNL. */
 	nicsim_debugfs_del(np);
+	nicsim_unpair(np);
 	nicsim_flush_apps(np);
 	unregister_netdev(dev);
 	free_netdev(dev);
@@ -274,6 +364,8 @@ static int __init nicsim_init(void)
 			goto fail;
 		}
 	}
+	if (wire)
+		nicsim_pair(nports);
 	return 0;
 
 fail:

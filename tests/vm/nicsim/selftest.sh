@@ -128,6 +128,34 @@ print('status=%s ack=%s' % (status, ack))
 EOF
 }
 
+# Send one frame (ethertype 0x88b5, local experimental) out of SRC and wait up to TIMEOUT s for it
+# on DST through a packet socket: prints "received" or "lost". Usage: wire_frame SRC DST TIMEOUT
+wire_frame() {
+	"$PY" - "$@" <<'EOF'
+import os, socket, sys
+src, dst, timeout = sys.argv[1], sys.argv[2], float(sys.argv[3])
+rx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x88b5))
+rx.bind((dst, 0))
+rx.settimeout(timeout)
+tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+tx.bind((src, 0))
+tag = os.urandom(8)
+try:
+    # without carrier the qdisc may refuse it before the driver sees it
+    tx.send(b'\xff' * 6 + bytes.fromhex('020000000001') + b'\x88\xb5' + tag + b'\0' * 40)
+except OSError:
+    print('lost')
+    sys.exit(0)
+try:
+    while True:
+        if tag in rx.recv(2048):
+            print('received')
+            break
+except OSError:  # the timeout, or ENETDOWN from a port that is down
+    print('lost')
+EOF
+}
+
 # --- load -------------------------------------------------------------------------
 
 # insmod with module parameters (guest-lib's nd_vm_nicsim_load takes only N).
@@ -444,6 +472,37 @@ test_unload() {
 	ok "final rmmod" rmmod nicsim
 }
 
+# wire=1: ports 0<->1 cabled (a frame out of one is received by the other), 2 alone.
+test_wire() {
+	local rx1
+	ok "load nports=3 wire=1" load nports=3 wire=1
+	run $IP link set nicsim0 up
+	eq "one end up: no carrier" 0 "$(cat /sys/class/net/nicsim0/carrier)"
+	run $IP link set nicsim1 up
+	eq "both ends up: carrier on nicsim0" 1 "$(cat /sys/class/net/nicsim0/carrier)"
+	eq "  ... and on nicsim1" 1 "$(cat /sys/class/net/nicsim1/carrier)"
+	run $IP link set nicsim2 up
+	eq "the odd port out has carrier alone" 1 "$(cat /sys/class/net/nicsim2/carrier)"
+	rx1=$(cat /sys/class/net/nicsim1/statistics/rx_packets)
+	run wire_frame nicsim0 nicsim1 5
+	eq "a frame sent on nicsim0 arrives on nicsim1" received "$out"
+	check "  ... nicsim1 counts it received" \
+		test "$(cat /sys/class/net/nicsim1/statistics/rx_packets)" -gt "$rx1"
+	run wire_frame nicsim1 nicsim0 5
+	eq "and back, nicsim1 to nicsim0" received "$out"
+	run wire_frame nicsim2 nicsim0 1
+	eq "nicsim2 is on no wire" lost "$out"
+	run $IP link set nicsim1 down
+	eq "the far end down: carrier off" 0 "$(cat /sys/class/net/nicsim0/carrier)"
+	rx1=$(cat /sys/class/net/nicsim1/statistics/rx_packets)
+	run wire_frame nicsim0 nicsim1 1
+	eq "  ... a frame sent then is lost" lost "$out"
+	eq "  ... and not counted received" "$rx1" "$(cat /sys/class/net/nicsim1/statistics/rx_packets)"
+	run $IP link set nicsim1 up
+	eq "up again: carrier back" 1 "$(cat /sys/class/net/nicsim0/carrier)"
+	ok "rmmod with the wire up" rmmod nicsim
+}
+
 test_load
 test_link
 test_pfc
@@ -456,6 +515,7 @@ test_pause
 test_counters
 test_faults
 test_unload
+test_wire
 if dmesg | grep -E "WARNING|BUG|Oops|RIP:" >>"$log"; then
 	nd_vm_fail "kernel warnings in dmesg (see $log)"
 else
