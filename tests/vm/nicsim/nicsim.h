@@ -3,6 +3,7 @@
 #ifndef _NICSIM_H
 #define _NICSIM_H
 
+#include <linux/bits.h>
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
@@ -26,6 +27,7 @@
 #define NICSIM_MIN_MTU		68
 #define NICSIM_MAX_MTU		9978
 #define NICSIM_WRITE_MAX	65536	/* bytes accepted by one debugfs write */
+#define NICSIM_PEER_APP_MAX	64	/* entries in the link partner's APP table */
 
 /* ------------------------------------------------------------------------ */
 /* Counters                                                                 */
@@ -96,6 +98,29 @@ struct nicsim_fault {
 };
 
 /* ------------------------------------------------------------------------ */
+/* Link partner's DCB (the dcbnl peer ops), set through debugfs `peer`      */
+
+enum {
+	NICSIM_PEER_ETS		= BIT(0),
+	NICSIM_PEER_PFC		= BIT(1),
+	NICSIM_PEER_APP_INFO	= BIT(2),
+	NICSIM_PEER_CEE_PG	= BIT(3),
+	NICSIM_PEER_CEE_PFC	= BIT(4),
+};
+
+struct nicsim_peer {
+	u32 have;			/* NICSIM_PEER_*; APP entries count themselves */
+	struct ieee_ets ets;
+	struct ieee_pfc pfc;
+	u8 pfc_willing;			/* advertised, but struct ieee_pfc has no field for it */
+	struct dcb_peer_app_info app_info;
+	u16 app_cnt;
+	struct dcb_app app[NICSIM_PEER_APP_MAX];
+	struct cee_pg cee_pg;
+	struct cee_pfc cee_pfc;
+};
+
+/* ------------------------------------------------------------------------ */
 /* Port                                                                     */
 
 struct nicsim_port {
@@ -125,6 +150,7 @@ struct nicsim_port {
 	bool tx_pause;
 	u64 link_flaps;
 	bool flap_on_pfc;
+	struct nicsim_peer peer;
 
 	/* The other end of the cable (module parameter wire), NULL before pairing and
 	 * from teardown on; read by the transmit path under RCU.

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* nicsim dcbnl ops: IEEE ETS, maxrate, PFC, DSCP APP, DCBX and buffers. */
+/*
+ * nicsim dcbnl ops: IEEE ETS, maxrate, PFC, DSCP APP, DCBX and buffers; the link partner's
+ * DCB as a NIC whose firmware (or host agent) runs DCBX reports it (peer ops).
+ */
 
 #include <linux/bitops.h>
 #include <linux/kernel.h>
@@ -342,6 +345,72 @@ static int nicsim_setbuffer(struct net_device *dev, struct dcbnl_buffer *buf)
 	return 0;
 }
 
+/*
+ * The peer ops: what the link partner advertised, as debugfs `peer` set it. -ENODATA until
+ * then, which makes dcbnl leave the attribute out of its reply (as drivers do before DCBX has
+ * heard the peer).
+ */
+static int nicsim_peer_getets(struct net_device *dev, struct ieee_ets *ets)
+{
+	struct nicsim_port *np = netdev_priv(dev);
+
+	if (!(np->peer.have & NICSIM_PEER_ETS))
+		return -ENODATA;
+	*ets = np->peer.ets;
+	return 0;
+}
+
+static int nicsim_peer_getpfc(struct net_device *dev, struct ieee_pfc *pfc)
+{
+	struct nicsim_port *np = netdev_priv(dev);
+
+	if (!(np->peer.have & NICSIM_PEER_PFC))
+		return -ENODATA;
+	*pfc = np->peer.pfc;
+	return 0;
+}
+
+/* dcbnl asks for the count first and then for a table of that size, both under RTNL. */
+static int nicsim_peer_getappinfo(struct net_device *dev, struct dcb_peer_app_info *info,
+				  u16 *app_count)
+{
+	struct nicsim_port *np = netdev_priv(dev);
+
+	if (!(np->peer.have & NICSIM_PEER_APP_INFO) && !np->peer.app_cnt)
+		return -ENODATA;
+	*info = np->peer.app_info;
+	*app_count = np->peer.app_cnt;
+	return 0;
+}
+
+static int nicsim_peer_getapptable(struct net_device *dev, struct dcb_app *table)
+{
+	struct nicsim_port *np = netdev_priv(dev);
+
+	memcpy(table, np->peer.app, np->peer.app_cnt * sizeof(*table));
+	return 0;
+}
+
+static int nicsim_cee_peer_getpg(struct net_device *dev, struct cee_pg *pg)
+{
+	struct nicsim_port *np = netdev_priv(dev);
+
+	if (!(np->peer.have & NICSIM_PEER_CEE_PG))
+		return -ENODATA;
+	*pg = np->peer.cee_pg;
+	return 0;
+}
+
+static int nicsim_cee_peer_getpfc(struct net_device *dev, struct cee_pfc *pfc)
+{
+	struct nicsim_port *np = netdev_priv(dev);
+
+	if (!(np->peer.have & NICSIM_PEER_CEE_PFC))
+		return -ENODATA;
+	*pfc = np->peer.cee_pfc;
+	return 0;
+}
+
 const struct dcbnl_rtnl_ops nicsim_dcbnl_ops = {
 	.ieee_getets		= nicsim_ieee_getets,
 	.ieee_setets		= nicsim_ieee_setets,
@@ -355,4 +424,10 @@ const struct dcbnl_rtnl_ops nicsim_dcbnl_ops = {
 	.setdcbx		= nicsim_setdcbx,
 	.dcbnl_getbuffer	= nicsim_getbuffer,
 	.dcbnl_setbuffer	= nicsim_setbuffer,
+	.ieee_peer_getets	= nicsim_peer_getets,
+	.ieee_peer_getpfc	= nicsim_peer_getpfc,
+	.peer_getappinfo	= nicsim_peer_getappinfo,
+	.peer_getapptable	= nicsim_peer_getapptable,
+	.cee_peer_getpg		= nicsim_cee_peer_getpg,
+	.cee_peer_getpfc	= nicsim_cee_peer_getpfc,
 };

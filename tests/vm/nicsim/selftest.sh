@@ -169,7 +169,8 @@ test_load() {
 	fi
 	check "netdevs nicsim0 and nicsim1 exist" test -d /sys/class/net/nicsim0 -a -d /sys/class/net/nicsim1
 	check "debugfs files present" test -f "$D0/counters" -a -f "$D0/fault" -a -f "$D0/link_flaps" \
-		-a -f "$D0/flap_on_pfc" -a -f "$D0/trust" -a -f "$D0/dcbx" -a -f "$D0/state"
+		-a -f "$D0/flap_on_pfc" -a -f "$D0/trust" -a -f "$D0/dcbx" -a -f "$D0/state" \
+		-a -f "$D0/peer"
 	run $IP link set nicsim0 up
 	run $IP link set nicsim1 up
 }
@@ -472,6 +473,64 @@ test_unload() {
 	ok "final rmmod" rmmod nicsim
 }
 
+# The link partner's DCB: the debugfs peer file, and what dcbnl's IEEE_GET and CEE_GET pass on
+# from the peer ops (tests/vm/nicsim/dcb_peer.py prints it in the file's syntax).
+test_peer() {
+	local P=$D0/peer want i
+	eq "peer file empty at load" "" "$(cat "$P")"
+	run "$PY" "$repo/tests/vm/nicsim/dcb_peer.py" nicsim0
+	eq "no peer attributes in IEEE_GET/CEE_GET before a write (ops say ENODATA)" "" "$out"
+	want="ets willing=1 cbs=0 maxtc=8 prio_tc=0,0,0,3,0,0,0,0 tc_bw=50,0,0,50,0,0,0,0 \
+tsa=2,0,0,2,0,0,0,0
+pfc en=0x08 cap=8 willing=0 mbc=0
+app sel=5 proto=26 prio=3
+app sel=3 proto=4791 prio=3
+app_info willing=0 error=1
+cee_pg willing=1 error=0 pg_en=1 tcs=8 pg_bw=50,0,0,50,0,0,0,0 prio_pg=0,0,0,3,0,0,0,15
+cee_pfc willing=0 error=0 en=0x08 tcs=8"
+	# one line a write (echo), as a test writes it
+	while IFS= read -r i; do echo "$i" >"$P" || nd_vm_fail "peer write '$i' refused"; done <<<"$want"
+	eq "peer file reads back what was written" "$want" "$(cat "$P")"
+	run "$PY" "$repo/tests/vm/nicsim/dcb_peer.py" nicsim0
+	eq "dcbnl reports it: PEER_ETS/PFC/APP, CEE PEER_PG/PFC/APP_TABLE (pfc willing has no field)" \
+		"$(sed 's/^\(pfc .*\) willing=[01]/\1/' <<<"$want")" "$out"
+	run "$PY" "$repo/tests/vm/nicsim/dcb_peer.py" nicsim1
+	eq "the other port's peer stays unset" "" "$out"
+	ok "dcb ets show unbothered by the peer attributes" $DCB -j ets show dev nicsim0
+	echo "pfc en=0x18 cap=8" >"$P"
+	check "a line sets its feature afresh (willing back to 0)" \
+		grep -qx "pfc en=0x18 cap=8 willing=0 mbc=0" "$P"
+	for i in "pfc foo=1" "pfc en" "pfc willing=2" "pfc en=x" "ets prio_tc=0,0,0,3,0,0,0" \
+		"ets prio_tc=0,0,0,3,0,0,0,0,0" "ets prio_tc=0,0,0,8,0,0,0,0" "qcn en=1" "clear now" \
+		"app sel=5 proto=65536 prio=3" "app sel=5 proto=26 prio=8" "app sel=5 proto=26 foo=1"; do
+		if echo "$i" >"$P" 2>/dev/null; then
+			nd_vm_fail "peer: '$i' accepted"
+		else
+			nd_vm_pass "peer: '$i' refused (EINVAL)"
+		fi
+	done
+	if cat >"$P" 2>/dev/null <<<$'pfc en=0x01\ncee_pfc bogus=1'; then
+		nd_vm_fail "peer: a write with a bad line accepted"
+	else
+		nd_vm_pass "peer: a write with a bad line refused"
+	fi
+	check "  ... and applies none of its lines" grep -qx "pfc en=0x18 cap=8 willing=0 mbc=0" "$P"
+	for i in $(seq 3 64); do echo "app sel=5 proto=$i prio=1"; done | cat >"$P"
+	eq "64 peer APP entries" 64 "$(grep -c '^app ' "$P")"
+	if echo "app sel=5 proto=1 prio=1" >"$P" 2>/dev/null; then
+		nd_vm_fail "65th APP entry accepted"
+	else
+		nd_vm_pass "65th APP entry refused (ENOSPC)"
+	fi
+	run "$PY" "$repo/tests/vm/nicsim/dcb_peer.py" nicsim0
+	eq "dcbnl passes all 64 on" 64 "$(grep -c '^app ' <<<"$out")"
+	check "  ... the CEE table the same as the IEEE one" hasnt "$out" "mismatch"
+	echo clear >"$P"
+	eq "clear forgets everything" "" "$(cat "$P")"
+	run "$PY" "$repo/tests/vm/nicsim/dcb_peer.py" nicsim0
+	eq "  ... and dcbnl reports no peer again" "" "$out"
+}
+
 # wire=1: ports 0<->1 cabled (a frame out of one is received by the other), 2 alone.
 test_wire() {
 	local rx1
@@ -514,6 +573,7 @@ test_dcbx
 test_pause
 test_counters
 test_faults
+test_peer
 test_unload
 test_wire
 if dmesg | grep -E "WARNING|BUG|Oops|RIP:" >>"$log"; then
