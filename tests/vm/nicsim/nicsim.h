@@ -120,6 +120,22 @@ struct nicsim_peer {
 	struct cee_pfc cee_pfc;
 };
 
+/* CEE registers (module parameter cee): what the CEE ops store and read back. */
+struct nicsim_cee_tc {
+	u8 prio_type;
+	u8 pgid;
+	u8 bw_pct;
+	u8 up_map;
+};
+
+struct nicsim_cee {
+	u8 state;				/* DCB on (getstate/setstate) */
+	u8 pfc_state;
+	u8 pfc_cfg[NICSIM_NUM_PRIO];		/* per priority, as setpfccfg gave it */
+	struct nicsim_cee_tc tc[2][NICSIM_NUM_PRIO];	/* [0] tx, [1] rx, per priority */
+	u8 bwg_pct[2][CEE_DCBX_MAX_PGS];		/* per priority group */
+};
+
 /* ------------------------------------------------------------------------ */
 /* Port                                                                     */
 
@@ -150,7 +166,9 @@ struct nicsim_port {
 	bool tx_pause;
 	u64 link_flaps;
 	bool flap_on_pfc;
+	bool app_any;		/* APP entries of every selector, not DSCP only (debugfs) */
 	struct nicsim_peer peer;
+	struct nicsim_cee cee;
 
 	/* The other end of the cable (module parameter wire), NULL before pairing and
 	 * from teardown on; read by the transmit path under RCU.
@@ -165,6 +183,8 @@ void nicsim_rx_count(struct nicsim_port *np, unsigned int len);
 
 /* nicsim_dcb.c */
 extern const struct dcbnl_rtnl_ops nicsim_dcbnl_ops;
+extern const struct dcbnl_rtnl_ops nicsim_dcbnl_cee_ops;
+extern bool nicsim_cee;
 
 /* nicsim_ethtool.c */
 extern const struct ethtool_ops nicsim_ethtool_ops;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nicsim dcbnl ops: IEEE ETS, maxrate, PFC, DSCP APP, DCBX and buffers; the link partner's
- * DCB as a NIC whose firmware (or host agent) runs DCBX reports it (peer ops).
+ * DCB as a NIC whose firmware (or host agent) runs DCBX reports it (peer ops); with cee=1,
+ * the CEE registers lldpad's CEE DCBX drives.
  */
 
 #include <linux/bitops.h>
@@ -182,6 +183,17 @@ static void nicsim_set_trust(struct nicsim_port *np, bool dscp)
 	WRITE_ONCE(np->trust_dscp, dscp);
 }
 
+/*
+ * With debugfs app_any set, the other IEEE selectors (ethertype, TCP, UDP, any) go into the
+ * kernel's table as they come, as for a driver without mlx5's DSCP-only rule: a switch port
+ * whose LLDP agent (lldpad) advertises its APP TLV from that table.
+ */
+static bool nicsim_app_other(struct nicsim_port *np, const struct dcb_app *app)
+{
+	return np->app_any && app->selector >= IEEE_8021QAZ_APP_SEL_ETHERTYPE &&
+	       app->selector <= IEEE_8021QAZ_APP_SEL_ANY;
+}
+
 static int nicsim_ieee_setapp(struct net_device *dev, struct dcb_app *app)
 {
 	struct nicsim_port *np = netdev_priv(dev);
@@ -193,6 +205,8 @@ static int nicsim_ieee_setapp(struct net_device *dev, struct dcb_app *app)
 	if (err)
 		return err;
 
+	if (nicsim_app_other(np, app))
+		return app->priority < NICSIM_NUM_PRIO ? dcb_ieee_setapp(dev, app) : -EINVAL;
 	if (app->selector != IEEE_8021QAZ_APP_SEL_DSCP ||
 	    app->protocol >= NICSIM_MAX_DSCP ||
 	    app->priority >= NICSIM_NUM_PRIO)
@@ -228,6 +242,8 @@ static int nicsim_ieee_delapp(struct net_device *dev, struct dcb_app *app)
 	if (err)
 		return err;
 
+	if (nicsim_app_other(np, app))
+		return dcb_ieee_delapp(dev, app);
 	if (app->selector != IEEE_8021QAZ_APP_SEL_DSCP ||
 	    app->protocol >= NICSIM_MAX_DSCP)
 		return -EINVAL;
@@ -261,7 +277,7 @@ static u8 nicsim_getdcbx(struct net_device *dev)
  *  - LLD_MANAGED is refused;
  *  - mode 0 switches DCBX to firmware ("auto") control: HOST is cleared;
  *  - any mode without HOST is refused, otherwise the mode is stored.
- * nicsim implements no CEE ops, so a mode with VER_CEE is refused too.
+ * A mode with VER_CEE is refused unless the module has its CEE ops (cee=1).
  */
 static u8 nicsim_setdcbx(struct net_device *dev, u8 mode)
 {
@@ -274,7 +290,7 @@ static u8 nicsim_setdcbx(struct net_device *dev, u8 mode)
 
 	if (mode & DCB_CAP_DCBX_LLD_MANAGED)
 		return 1;
-	if (mode & DCB_CAP_DCBX_VER_CEE)
+	if ((mode & DCB_CAP_DCBX_VER_CEE) && !nicsim_cee)
 		return 1;
 	if (!mode) {
 		np->dcbx_cap &= ~DCB_CAP_DCBX_HOST;
@@ -411,23 +427,182 @@ static int nicsim_cee_peer_getpfc(struct net_device *dev, struct cee_pfc *pfc)
 	return 0;
 }
 
+/*
+ * CEE ops (module parameter cee): the registers lldpad's CEE DCBX reads and writes, stored and
+ * read back (tx side) through CEE_GET. mlx5 folds them into its ETS and PFC at setall; nicsim
+ * keeps them apart from its IEEE state, which setall leaves as it is.
+ */
+static struct nicsim_cee *nicsim_cee_of(struct net_device *dev)
+{
+	return &((struct nicsim_port *)netdev_priv(dev))->cee;
+}
+
+static u8 nicsim_getstate(struct net_device *dev)
+{
+	return nicsim_cee_of(dev)->state;
+}
+
+static u8 nicsim_setstate(struct net_device *dev, u8 state)
+{
+	nicsim_cee_of(dev)->state = !!state;
+	return 0;
+}
+
+/* as mlx5e_dcbnl_getcap: PG and PFC, 8 TCs (bit 7), no UP2TC, GSP or BCN */
+static u8 nicsim_getcap(struct net_device *dev, int capid, u8 *cap)
+{
+	switch (capid) {
+	case DCB_CAP_ATTR_PG:
+	case DCB_CAP_ATTR_PFC:
+		*cap = true;
+		return 0;
+	case DCB_CAP_ATTR_UP2TC:
+	case DCB_CAP_ATTR_GSP:
+	case DCB_CAP_ATTR_BCN:
+		*cap = false;
+		return 0;
+	case DCB_CAP_ATTR_PG_TCS:
+	case DCB_CAP_ATTR_PFC_TCS:
+		*cap = BIT(NICSIM_NUM_TC - 1);
+		return 0;
+	case DCB_CAP_ATTR_DCBX:
+		*cap = ((struct nicsim_port *)netdev_priv(dev))->dcbx_cap;
+		return 0;
+	default:
+		*cap = 0;
+		return 1;
+	}
+}
+
+static int nicsim_getnumtcs(struct net_device *dev, int tcid, u8 *num)
+{
+	if (tcid != DCB_NUMTCS_ATTR_PG && tcid != DCB_NUMTCS_ATTR_PFC)
+		return -EINVAL;
+	*num = NICSIM_NUM_TC;
+	return 0;
+}
+
+static void nicsim_cee_settc(struct net_device *dev, int dir, int prio, u8 prio_type, u8 pgid,
+			     u8 bw_pct, u8 up_map)
+{
+	if (prio >= 0 && prio < NICSIM_NUM_PRIO)
+		nicsim_cee_of(dev)->tc[dir][prio] = (struct nicsim_cee_tc){ prio_type, pgid,
+									    bw_pct, up_map };
+}
+
+static void nicsim_setpgtccfgtx(struct net_device *dev, int prio, u8 prio_type, u8 pgid,
+				u8 bw_pct, u8 up_map)
+{
+	nicsim_cee_settc(dev, 0, prio, prio_type, pgid, bw_pct, up_map);
+}
+
+/* dcbnl takes a PG set only from a driver with both directions' setters */
+static void nicsim_setpgtccfgrx(struct net_device *dev, int prio, u8 prio_type, u8 pgid,
+				u8 bw_pct, u8 up_map)
+{
+	nicsim_cee_settc(dev, 1, prio, prio_type, pgid, bw_pct, up_map);
+}
+
+static void nicsim_getpgtccfgtx(struct net_device *dev, int prio, u8 *prio_type, u8 *pgid,
+				u8 *bw_pct, u8 *up_map)
+{
+	const struct nicsim_cee_tc *tc;
+
+	if (prio < 0 || prio >= NICSIM_NUM_PRIO)
+		return;
+	tc = &nicsim_cee_of(dev)->tc[0][prio];
+	*prio_type = tc->prio_type;
+	*pgid = tc->pgid;
+	*bw_pct = tc->bw_pct;
+	*up_map = tc->up_map;
+}
+
+static void nicsim_setpgbwgcfgtx(struct net_device *dev, int pgid, u8 bw_pct)
+{
+	if (pgid >= 0 && pgid < CEE_DCBX_MAX_PGS)
+		nicsim_cee_of(dev)->bwg_pct[0][pgid] = bw_pct;
+}
+
+static void nicsim_setpgbwgcfgrx(struct net_device *dev, int pgid, u8 bw_pct)
+{
+	if (pgid >= 0 && pgid < CEE_DCBX_MAX_PGS)
+		nicsim_cee_of(dev)->bwg_pct[1][pgid] = bw_pct;
+}
+
+static void nicsim_getpgbwgcfgtx(struct net_device *dev, int pgid, u8 *bw_pct)
+{
+	if (pgid >= 0 && pgid < CEE_DCBX_MAX_PGS)
+		*bw_pct = nicsim_cee_of(dev)->bwg_pct[0][pgid];
+}
+
+static void nicsim_setpfccfg(struct net_device *dev, int prio, u8 setting)
+{
+	if (prio >= 0 && prio < NICSIM_NUM_PRIO)
+		nicsim_cee_of(dev)->pfc_cfg[prio] = setting;
+}
+
+static void nicsim_getpfccfg(struct net_device *dev, int prio, u8 *setting)
+{
+	if (prio >= 0 && prio < NICSIM_NUM_PRIO)
+		*setting = nicsim_cee_of(dev)->pfc_cfg[prio];
+}
+
+static u8 nicsim_getpfcstate(struct net_device *dev)
+{
+	return nicsim_cee_of(dev)->pfc_state;
+}
+
+static void nicsim_setpfcstate(struct net_device *dev, u8 state)
+{
+	nicsim_cee_of(dev)->pfc_state = !!state;
+}
+
+/* 1: "no hardware change was needed" (0 would have lldpad wait for a link reset) */
+static u8 nicsim_setall(struct net_device *dev)
+{
+	return 1;
+}
+
+#define NICSIM_IEEE_OPS							\
+	.ieee_getets		= nicsim_ieee_getets,			\
+	.ieee_setets		= nicsim_ieee_setets,			\
+	.ieee_getmaxrate	= nicsim_ieee_getmaxrate,		\
+	.ieee_setmaxrate	= nicsim_ieee_setmaxrate,		\
+	.ieee_getpfc		= nicsim_ieee_getpfc,			\
+	.ieee_setpfc		= nicsim_ieee_setpfc,			\
+	.ieee_setapp		= nicsim_ieee_setapp,			\
+	.ieee_delapp		= nicsim_ieee_delapp,			\
+	.getdcbx		= nicsim_getdcbx,			\
+	.setdcbx		= nicsim_setdcbx,			\
+	.dcbnl_getbuffer	= nicsim_getbuffer,			\
+	.dcbnl_setbuffer	= nicsim_setbuffer,			\
+	.ieee_peer_getets	= nicsim_peer_getets,			\
+	.ieee_peer_getpfc	= nicsim_peer_getpfc,			\
+	.peer_getappinfo	= nicsim_peer_getappinfo,		\
+	.peer_getapptable	= nicsim_peer_getapptable,		\
+	.cee_peer_getpg		= nicsim_cee_peer_getpg,		\
+	.cee_peer_getpfc	= nicsim_cee_peer_getpfc
+
 const struct dcbnl_rtnl_ops nicsim_dcbnl_ops = {
-	.ieee_getets		= nicsim_ieee_getets,
-	.ieee_setets		= nicsim_ieee_setets,
-	.ieee_getmaxrate	= nicsim_ieee_getmaxrate,
-	.ieee_setmaxrate	= nicsim_ieee_setmaxrate,
-	.ieee_getpfc		= nicsim_ieee_getpfc,
-	.ieee_setpfc		= nicsim_ieee_setpfc,
-	.ieee_setapp		= nicsim_ieee_setapp,
-	.ieee_delapp		= nicsim_ieee_delapp,
-	.getdcbx		= nicsim_getdcbx,
-	.setdcbx		= nicsim_setdcbx,
-	.dcbnl_getbuffer	= nicsim_getbuffer,
-	.dcbnl_setbuffer	= nicsim_setbuffer,
-	.ieee_peer_getets	= nicsim_peer_getets,
-	.ieee_peer_getpfc	= nicsim_peer_getpfc,
-	.peer_getappinfo	= nicsim_peer_getappinfo,
-	.peer_getapptable	= nicsim_peer_getapptable,
-	.cee_peer_getpg		= nicsim_cee_peer_getpg,
-	.cee_peer_getpfc	= nicsim_cee_peer_getpfc,
+	NICSIM_IEEE_OPS,
 };
+
+const struct dcbnl_rtnl_ops nicsim_dcbnl_cee_ops = {
+	NICSIM_IEEE_OPS,
+	.getstate		= nicsim_getstate,
+	.setstate		= nicsim_setstate,
+	.getcap			= nicsim_getcap,
+	.getnumtcs		= nicsim_getnumtcs,
+	.setpgtccfgtx		= nicsim_setpgtccfgtx,
+	.setpgbwgcfgtx		= nicsim_setpgbwgcfgtx,
+	.setpgtccfgrx		= nicsim_setpgtccfgrx,
+	.setpgbwgcfgrx		= nicsim_setpgbwgcfgrx,
+	.getpgtccfgtx		= nicsim_getpgtccfgtx,
+	.getpgbwgcfgtx		= nicsim_getpgbwgcfgtx,
+	.setpfccfg		= nicsim_setpfccfg,
+	.getpfccfg		= nicsim_getpfccfg,
+	.getpfcstate		= nicsim_getpfcstate,
+	.setpfcstate		= nicsim_setpfcstate,
+	.setall			= nicsim_setall,
+};
+

@@ -890,6 +890,7 @@ void nicsim_debugfs_add(struct nicsim_port *np)
 	debugfs_create_file("fault", 0600, d, np, &nicsim_fault_fops);
 	debugfs_create_u64("link_flaps", 0400, d, &np->link_flaps);
 	debugfs_create_bool("flap_on_pfc", 0600, d, &np->flap_on_pfc);
+	debugfs_create_bool("app_any", 0600, d, &np->app_any);
 	debugfs_create_file("trust", 0400, d, np, &nicsim_trust_fops);
 	debugfs_create_file("rx", 0200, d, np, &nicsim_rx_fops);
 	debugfs_create_file("dcbx", 0600, d, np, &nicsim_dcbx_fops);

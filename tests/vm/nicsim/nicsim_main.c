@@ -65,6 +65,10 @@ static bool wire;
 module_param(wire, bool, 0444);
 MODULE_PARM_DESC(wire, "Cable port pairs 0<->1, 2<->3, ...: what one sends the other receives (default 0)");
 
+bool nicsim_cee;
+module_param_named(cee, nicsim_cee, bool, 0444);
+MODULE_PARM_DESC(cee, "CEE dcbnl ops (registers for lldpad's CEE DCBX), DCBX cee modes (default 0)");
+
 static struct net_device *nicsim_devs[NICSIM_MAX_PORTS];
 
 /* ------------------------------------------------------------------------ */
@@ -315,7 +319,7 @@ static int nicsim_create(unsigned int i, bool dscp)
 	snprintf(dev->name, IFNAMSIZ, NICSIM_DRV_NAME "%u", i);
 	dev->netdev_ops = &nicsim_netdev_ops;
 	dev->ethtool_ops = &nicsim_ethtool_ops;
-	dev->dcbnl_ops = &nicsim_dcbnl_ops;
+	dev->dcbnl_ops = nicsim_cee ? &nicsim_dcbnl_cee_ops : &nicsim_dcbnl_ops;
 	dev->min_mtu = NICSIM_MIN_MTU;
 	dev->max_mtu = NICSIM_MAX_MTU;
 	eth_hw_addr_random(dev);

@@ -308,6 +308,15 @@ test_app() {
 	check "  ... reported as Operation not permitted" has "$out" "Operation not permitted"
 	ok "delete after the fault" $DCB app del dev nicsim0 dscp-prio 10:1
 	eq "trust pcp again" pcp "$(cat "$D0/trust")"
+
+	fails "UDP port APP refused (app_any N)" $DCB app add dev nicsim0 dgram-port-prio 4791:3
+	echo Y >"$D0/app_any"
+	ok "app_any Y: UDP port 4791 -> 3 taken" $DCB app add dev nicsim0 dgram-port-prio 4791:3
+	run $DCB -N -j app show dev nicsim0
+	check "  ... in the kernel's APP table" has "$out" '"dgram_port_prio":\[\[4791,3\]\]'
+	eq "  ... trust unchanged (DSCP entries only switch it)" pcp "$(cat "$D0/trust")"
+	ok "  ... and deleted" $DCB app del dev nicsim0 dgram-port-prio 4791:3
+	echo N >"$D0/app_any"
 }
 
 test_buffer() {
@@ -562,6 +571,15 @@ test_wire() {
 	ok "rmmod with the wire up" rmmod nicsim
 }
 
+# cee=1: the CEE ops, and a DCBX mode with cee taken (as mlx5)
+test_cee() {
+	ok "load nports=1 cee=1" load nports=1 cee=1
+	ok "dcbx host cee accepted" $DCB dcbx set dev nicsim0 host cee
+	run $DCB dcbx show dev nicsim0
+	eq "dcbx readback host cee" "host cee" "$(trim "$out")"
+	ok "rmmod" rmmod nicsim
+}
+
 test_load
 test_link
 test_pfc
@@ -575,6 +593,7 @@ test_counters
 test_faults
 test_peer
 test_unload
+test_cee
 test_wire
 if dmesg | grep -E "WARNING|BUG|Oops|RIP:" >>"$log"; then
 	nd_vm_fail "kernel warnings in dmesg (see $log)"
