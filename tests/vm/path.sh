@@ -155,6 +155,37 @@ nd_vm_check "--peer: the switch maps DSCP 26 to 5" \
 nd_vm_check "--peer: the switch port takes 1522-byte frames, MTU 9000" \
 	switch_says 1 '.[0].steps[6].evidence | test("up to 1522 bytes")' mfs=1522
 
+# the NIC's own DCBX engine as the source (nicsim's dcbnl peer ops, set through debugfs): no
+# listening needed, and show says where the peer came from
+P=/sys/kernel/debug/nicsim/nicsim0/peer
+dcbnl_peer() { # show's JSON of nicsim0's peer must hold JQ
+	"$ND" show -j --peer-wait 2 nicsim0 >"$ND_OUT/show-dcbnl.json" &&
+		jq -e ".[0].peer | $1" "$ND_OUT/show-dcbnl.json" >/dev/null ||
+		{ cat "$ND_OUT/show-dcbnl.json" >&2; return 1; }
+}
+printf 'pfc en=0x08 cap=8\napp sel=5 proto=26 prio=3\nets prio_tc=0,0,0,3,0,0,0,0 tc_bw=50,0,0,50,0,0,0,0 tsa=2,2,2,2,2,2,2,2 maxtc=8\n' >"$P"
+nd_vm_check "show --peer: the NIC's DCBX engine answers (dcbnl), no wait" \
+	dcbnl_peer '.source == "dcbnl" and .heard and .waited_ms == 0 and
+		.pfc.prio_pfc == [false, false, false, true, false, false, false, false] and
+		.pfc.pfc_cap == 8 and .app == [{selector: "dscp", protocol: 26, prio: 3}] and
+		.ets.prio_tc[3] == 3'
+job NCCL_IB_TC=106
+nd_vm_check "path --peer with the dcbnl peer: lossless end to end" \
+	path 0 '.[0].verdict == "lossless" and .[0].packets.switch_prio == 3 and
+		(.[0].steps[6].evidence | test("^the link partner: priority 3"))' \
+	--env /tmp/job.env --peer-wait 5 "${ACC[@]}"
+echo "pfc en=0x10 cap=8" >"$P"
+nd_vm_check "path --peer: the dcbnl peer pauses priority 4 only, breaks at step 7" \
+	path 1 '.[0].at == "pfc-switch" and (.[0].steps[6].evidence | test("PFC on 4"))' \
+	--env /tmp/job.env --peer-wait 5 "${ACC[@]}"
+printf 'clear\ncee_pfc en=0x08 tcs=8 willing=1\ncee_pg pg_en=1 tcs=8 pg_bw=40,60,0,0,0,0,0,0 prio_pg=0,0,0,1,0,0,0,0\n' >"$P"
+nd_vm_check "show --peer: CEE's peer PFC and PG through dcbnl" \
+	dcbnl_peer '.source == "dcbnl" and .cee.pfc_enabled and .cee.pfc_willing and
+		.cee.prio_pfc[3] and (.pfc == null)'
+echo clear >"$P"
+nd_vm_check "dcbnl with nothing to say: the wire is listened to instead, and it is silent" \
+	dcbnl_peer '.source == "none" and (.heard | not) and .waited_ms == 2000'
+
 # bad input
 bad_env() {
 	printf 'NCCL_IB_TC=106\n  9LIVES=1\n' >/tmp/bad.env
