@@ -605,4 +605,3 @@ const struct dcbnl_rtnl_ops nicsim_dcbnl_cee_ops = {
 	.setpfcstate		= nicsim_setpfcstate,
 	.setall			= nicsim_setall,
 };
-
