@@ -14,7 +14,7 @@
 #   nd_vm_rxe_sent_over RXE N   RXE has sent more than N packets
 #   nd_vm_rxe_flowing RXE BASE  wait up to 45 s until RXE has sent 50 packets more than BASE
 #   nd_vm_configfs              configfs + rdma_cm, mounted at /sys/kernel/config
-#   nd_vm_nicsim_load N         insmod $ND_VM_NICSIM_KO nports=N
+#   nd_vm_nicsim_load N [P=V..] insmod $ND_VM_NICSIM_KO nports=N and module parameters P=V
 #   nd_vm_retry N DELAY CMD...  run CMD until it succeeds, at most N times
 #   nd_vm_dcb ARGS...           /usr/sbin/dcb ARGS, made again on iproute2's spurious EPROTO
 #   nd_vm_pass DESC / nd_vm_fail DESC / nd_vm_check DESC CMD...   TAP lines
@@ -109,13 +109,15 @@ nd_vm_configfs() {
 		/usr/bin/mount -t configfs configfs /sys/kernel/config
 }
 
-nd_vm_nicsim_load() { # NPORTS
+nd_vm_nicsim_load() { # NPORTS [PARAM=VALUE...]
+	local n=${1:-1}
+	[ $# -eq 0 ] || shift
 	if [ ! -f "$ND_VM_NICSIM_KO" ]; then
 		nd_vm_err "$ND_VM_NICSIM_KO not found: build it first (tests/vm/nicsim/), or set ND_VM_NICSIM_KO"
 		return 1
 	fi
-	/usr/sbin/insmod "$ND_VM_NICSIM_KO" "nports=${1:-1}" ||
-		{ nd_vm_err "insmod $ND_VM_NICSIM_KO nports=${1:-1} failed"; return 1; }
+	/usr/sbin/insmod "$ND_VM_NICSIM_KO" "nports=$n" "$@" ||
+		{ nd_vm_err "insmod $ND_VM_NICSIM_KO nports=$n $* failed"; return 1; }
 }
 
 # iproute2's dcb, the tests' oracle and setter of start states. Debian 12's dcb (iproute2 6.1)

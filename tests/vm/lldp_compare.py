@@ -95,8 +95,8 @@ def from_tshark(packet):
 		t = num(f, 'lldp.tlv.type')
 		if t == 1:
 			d['chassis_id'] = f['lldp.chassis.id.mac'][0].get('show')
-		elif t == 2:
-			d['port_id'] = f['lldp.port.id'][0].get('show')
+		elif t == 2:	# a MAC address (lldpad's subtype) has a field of its own
+			d['port_id'] = (f.get('lldp.port.id.mac') or f['lldp.port.id'])[0].get('show')
 		elif t == 3:
 			d['ttl'] = num(f, 'lldp.time_to_live')
 		elif t == 4:
