@@ -75,7 +75,7 @@ DEPS_CHECK	:= check jq valgrind iproute2 ethtool strace g++ binutils python3 pro
 		   systemd udev fish
 DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod xz-utils rdma-core ibverbs-utils \
 		   ibverbs-providers perftest python3 strace slurmctld slurmd slurm-client munge \
-		   ansible-core prometheus prometheus-node-exporter curl tshark
+		   ansible-core prometheus prometheus-node-exporter curl tshark lldpad
 
 .PHONY: FORCE nicsim bench all deps deps-check deps-vm lib tools install uninstall check unit vm valgrind demo \
 	clean help sim-ref
@@ -400,7 +400,7 @@ bench-stress: deps-check deps-vm $(B)/nodrop
 # Each scenario boots its own guest (a few seconds each under TCG); the first fails the target.
 VM_SCENARIOS	:= tests/vm/smoke.sh tests/vm/nicsim/selftest.sh tests/vm/check.sh tests/vm/apply.sh \
 		   tests/vm/counters.sh tests/vm/triage.sh tests/vm/stress.sh tests/vm/peer.sh \
-		   tests/vm/path.sh
+		   tests/vm/path.sh tests/vm/lldpad.sh
 
 nicsim: deps-vm
 	$(Q)tests/vm/fetch-kernel.sh >/dev/null

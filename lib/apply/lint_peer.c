@@ -133,8 +133,12 @@ static void check_dscp(struct lint_ctx *c, const struct lint_rule *r)
 static void check_max_frame(struct lint_ctx *c, const struct lint_rule *r)
 {
 	const struct nd_peer *p = &c->peer->peer;
-	/* the NIC's largest frame: MTU, Ethernet header and FCS, and a VLAN tag */
-	unsigned int frame = c->port->link.mtu + 14 + 4 + 4;
+	/*
+	 * The NIC's largest frame: MTU, Ethernet header and FCS, and a VLAN tag where the port
+	 * trusts PCP (a priority rides only in a tag); DSCP-trusted RoCE goes untagged.
+	 */
+	bool tagged = !c->dcb || c->trust == ND_TRUST_PCP;
+	unsigned int over = 14 + 4 + (tagged ? 4 : 0), frame = c->port->link.mtu + over;
 	char name[170];
 	struct nd_lint *l;
 
@@ -144,11 +148,11 @@ static void check_max_frame(struct lint_ctx *c, const struct lint_rule *r)
 	l = lint_add(c, r, r->severity, ND_F_MTU);
 	if (!l)
 		return;
-	EVIDENCE(l, "%s takes frames up to %u bytes; MTU %u sends up to %u (with a VLAN tag): "
-		 "larger RoCE packets are dropped at the switch", name, p->max_frame,
-		 c->port->link.mtu, frame);
+	EVIDENCE(l, "%s takes frames up to %u bytes; MTU %u sends up to %u (%s): larger RoCE "
+		 "packets are dropped at the switch", name, p->max_frame, c->port->link.mtu, frame,
+		 tagged ? "with a VLAN tag, as PCP trust needs" : "untagged, as DSCP trust sends");
 	FIX(l, "raise the switch port's MTU to at least %u, or lower %s to %u", frame,
-	    nd_field_key(ND_F_MTU), p->max_frame > 22 ? p->max_frame - 22 : 0);
+	    nd_field_key(ND_F_MTU), p->max_frame > over ? p->max_frame - over : 0);
 }
 
 static void check_ets(struct lint_ctx *c, const struct lint_rule *r)

@@ -769,7 +769,7 @@ START_TEST(peer_planted)
 		{ "peer-dscp-mismatch", ND_SEV_ERROR, "leaf12 Ethernet1/3 maps it to priority 4" },
 		{ "peer-dscp-mismatch", ND_SEV_WARN, "maps other DSCPs and not this one" },
 		{ "peer-max-frame", ND_SEV_ERROR, "takes frames up to 1522 bytes; MTU 9000 sends up "
-		  "to 9022" },
+		  "to 9018 (untagged, as DSCP trust sends)" },
 		{ "peer-ets-starved", ND_SEV_WARN, "priority 3 (RoCE) in traffic class 3 with 0 %" },
 	};
 
@@ -897,7 +897,7 @@ START_TEST(peer_random)
 			want_dscp_err += w.peer.app[i].prio != 3;
 		}
 		want_dscp_warn = any_dscp && !found;
-		want_mfs = w.peer.max_frame < 9022;
+		want_mfs = w.peer.max_frame < 9018;	/* DSCP trust: untagged */
 		want_ets = w.peer.ets.tsa[3] == IEEE_8021QAZ_TSA_ETS && !w.peer.ets.tc_bw[3];
 		r = lint_peer(&p, &w, false);
 		ck_assert_msg(count(&r, "peer-pfc-mismatch") == want_pfc_err + want_pfc_warn &&
