@@ -72,7 +72,7 @@ SAN_UNIT_OBJ	:= $(UNIT_SRC:%.c=$(B)/san/%.o)
 DEPS_BUILD	:= gcc libc6-dev make pkg-config libibverbs-dev librdmacm-dev \
 		   libyaml-dev libjson-c-dev
 DEPS_CHECK	:= check jq valgrind iproute2 ethtool strace g++ binutils python3 prometheus \
-		   systemd udev fish
+		   systemd udev fish libssl3
 DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod xz-utils rdma-core ibverbs-utils \
 		   ibverbs-providers perftest python3 strace slurmctld slurmd slurm-client munge \
 		   ansible-core prometheus prometheus-node-exporter curl tshark lldpad

@@ -38,6 +38,9 @@ enum {
 	OPT_QP_TIMEOUT,
 	OPT_MARGIN,
 	OPT_EXPECT,
+	OPT_AUTH,
+	OPT_KEY_FILE,
+	OPT_REQUIRE_AUTH,
 };
 
 struct stress_args {
@@ -89,6 +92,11 @@ static const struct nd_opt stress_opts[] = {
 	{ "ranks", 'N', "N", "processes in the job, this one included (with --listen)" },
 	{ "rank", 'r', "N", "ask for this rank (default: in order of arrival)" },
 	{ "token", 'k', "TOKEN", "the job's name; other tokens are refused (default nodrop)" },
+	{ "auth", OPT_AUTH, "MODE", "how ranks prove they belong to the job: munge, key, none, "
+	  "auto (default: key with --key-file, else munge where munged runs, else none)" },
+	{ "key-file", OPT_KEY_FILE, "FILE", "the job's shared key (64 hex digits, mode 0600; "
+	  "openssl rand -hex 32)" },
+	{ "require-auth", OPT_REQUIRE_AUTH, NULL, "refuse to run the job unauthenticated" },
 	{ "mpi", OPT_MPI, NULL, "rendezvous through MPI (the default under mpirun or srun)" },
 	{ "timeout", OPT_TIMEOUT, "SECONDS", "how long each rendezvous step waits (default 60)" },
 	{ "junit", OPT_JUNIT, "FILE", "also write the verdict as JUnit XML" },
@@ -125,8 +133,14 @@ static const char *mem_value(unsigned int i)
 	return buf;
 }
 
+static const char *auth_value(unsigned int i)
+{
+	return i <= ND_RV_AUTH_KEY ? nd_rv_auth_name((enum nd_rv_auth)i) : NULL;
+}
+
 static const struct nd_comp stress_complete[] = {
 	{ .opt = "pattern", .value = pattern_value },
+	{ .opt = "auth", .value = auth_value },
 	{ .opt = "op", .value = op_value },
 	{ .opt = "mem", .value = mem_value },
 	{ .opt = "dev", .kind = ND_COMP_RDMADEV },
@@ -345,6 +359,18 @@ static int stress_opt(int key, const char *arg, void *data)
 		return parse_int("rank", arg, 4095, &a->rv.rank);
 	case 'k':
 		return copy_opt("token", arg, a->rv.token, sizeof(a->rv.token));
+	case OPT_AUTH:
+		for (int i = ND_RV_AUTH_AUTO; i <= ND_RV_AUTH_KEY; i++)
+			if (!strcmp(arg, nd_rv_auth_name((enum nd_rv_auth)i))) {
+				a->rv.auth = (enum nd_rv_auth)i;
+				return 0;
+			}
+		return bad("auth", arg, "give munge, key, none or auto");
+	case OPT_KEY_FILE:
+		return copy_opt("key-file", arg, a->rv.key_file, sizeof(a->rv.key_file));
+	case OPT_REQUIRE_AUTH:
+		a->rv.require_auth = true;
+		return 0;
 	case OPT_MPI:
 		a->mpi = true;
 		return 0;
@@ -384,12 +410,21 @@ static int apply_profile(struct stress_args *a)
 	return ret ? ND_EXIT_USAGE : 0;
 }
 
+/* The coordinator's log: each peer it refused, and an unauthenticated job said loudly. */
+static void coord_log(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "nodrop stress: coordinator: %s\n", line);
+}
+
 static int check_rendezvous(struct stress_args *a)
 {
+	/* MPI's launcher decides who is in the job */
 	if (a->mpi || (!a->rv.coord[0] && nd_stress_mpi_launched())) {
 		a->rv.kind = ND_RV_MPI;
 		return 0;
 	}
+	a->rv.log = coord_log;
 	if (!a->rv.coord[0]) {
 		fprintf(stderr, "nodrop stress: give --coord HOST:PORT (and --listen --ranks N on "
 			"rank 0), or launch under mpirun with --mpi\n");

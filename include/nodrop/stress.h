@@ -156,6 +156,17 @@ enum nd_rv_kind {
 	ND_RV_MPI,		/* launched by mpirun/srun: MPI collectives through nodrop-mpi.so */
 };
 
+/* How ranks prove they belong to the job (the built-in coordinator; MPI's launcher decides
+ * that for MPI). */
+enum nd_rv_auth {
+	ND_RV_AUTH_AUTO,	/* a key when given, else MUNGE where munged runs, else none */
+	ND_RV_AUTH_NONE,	/* anyone with the token: said loudly, refused by require_auth */
+	ND_RV_AUTH_MUNGE,	/* a MUNGE credential of the job's uid over the coordinator's nonce */
+	ND_RV_AUTH_KEY,		/* HMAC-SHA-256 challenge-response with a shared key */
+};
+
+const char *nd_rv_auth_name(enum nd_rv_auth a);	/* "auto", "none", "munge", "key" */
+
 struct nd_rendezvous {
 	enum nd_rv_kind kind;
 	char coord[128];		/* HOST:PORT of the coordinator */
@@ -164,6 +175,12 @@ struct nd_rendezvous {
 	int rank;			/* wanted rank, -1 the next free one */
 	char token[64];			/* pairs the processes of one job */
 	double timeout_s;		/* how long any rendezvous step waits for everyone */
+	enum nd_rv_auth auth;
+	char key_file[256];		/* ND_RV_AUTH_KEY (or AUTO): the shared key, mode 0600 */
+	bool require_auth;		/* refuse to run unauthenticated */
+	/* the coordinator's log: each refused peer with its address and why (may be NULL) */
+	void (*log)(void *arg, const char *line);
+	void *log_arg;
 };
 
 void nd_rendezvous_init(struct nd_rendezvous *rv);

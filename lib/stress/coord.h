@@ -65,7 +65,7 @@ int nd_rv_mpi_open(const struct nd_rendezvous *rv, const volatile int *stop,
 /* ---- the coordinator's wire: frames and messages (coord_msg.c, fuzzed) ---- */
 
 #define ND_RV_MAGIC 0x5652444eu		/* "NDRV" */
-#define ND_RV_VERSION 2
+#define ND_RV_VERSION 3
 #define ND_RV_HDR 12
 #define ND_RV_PAYLOAD_MAX (64u << 20)
 
@@ -77,7 +77,8 @@ enum nd_rv_type {
 	ND_RV_REPLY,		/* coordinator -> participant: the step's outcome */
 	ND_RV_ABORT,		/* either way: a rank gave up; why */
 	ND_RV_BYE,		/* participant -> coordinator: done, closing */
-	ND_RV_TYPE_MAX = ND_RV_BYE,
+	ND_RV_CHALLENGE,	/* coordinator -> participant, first: how to prove itself, a nonce */
+	ND_RV_TYPE_MAX = ND_RV_CHALLENGE,
 };
 
 enum nd_rv_op {
@@ -88,6 +89,11 @@ enum nd_rv_op {
 	ND_RV_OP_COUNT
 };
 
+#define ND_RV_NONCE 32
+#define ND_RV_MAC 32
+#define ND_RV_KEY 32
+#define ND_RV_CRED_MAX 2048		/* a MUNGE credential is a few hundred characters */
+
 struct nd_rv_hello {
 	char token[64];
 	int32_t rank;			/* wanted, -1 any */
@@ -95,6 +101,12 @@ struct nd_rv_hello {
 	char host[64];
 	uint32_t pid;
 	struct nd_stress_job job;
+	/* its proof (enum nd_rv_auth): a MUNGE credential, or a nonce of its own and the MAC of
+	 * the whole hello (with a zero MAC) under the key and the coordinator's nonce */
+	uint8_t auth;
+	uint8_t nonce[ND_RV_NONCE];
+	uint8_t mac[ND_RV_MAC];
+	char cred[ND_RV_CRED_MAX];
 };
 
 struct nd_rv_msg {
@@ -103,7 +115,12 @@ struct nd_rv_msg {
 		struct nd_rv_hello hello;
 		struct {
 			uint32_t rank, nranks;
+			uint8_t mac[ND_RV_MAC];	/* key: the coordinator's own proof */
 		} welcome;
+		struct {
+			uint8_t auth;		/* enum nd_rv_auth: what the coordinator asks for */
+			uint8_t nonce[ND_RV_NONCE];
+		} challenge;
 		struct {
 			uint8_t op;
 			uint32_t seq;
@@ -134,12 +151,45 @@ void nd_rv_msg_free(struct nd_rv_msg *m);
 
 /* Encoders: a whole frame (header + payload) appended to @w. */
 void nd_rv_put_hello(struct nd_wbuf *w, const struct nd_rv_hello *h);
-void nd_rv_put_welcome(struct nd_wbuf *w, uint32_t rank, uint32_t nranks);
+void nd_rv_put_welcome(struct nd_wbuf *w, uint32_t rank, uint32_t nranks,
+		       const uint8_t mac[ND_RV_MAC]);
+void nd_rv_put_challenge(struct nd_wbuf *w, uint8_t auth, const uint8_t nonce[ND_RV_NONCE]);
 void nd_rv_put_reason(struct nd_wbuf *w, enum nd_rv_type type, int32_t rank, const char *why);
 void nd_rv_put_op(struct nd_wbuf *w, uint8_t op, uint32_t seq, const void *data, size_t len);
 void nd_rv_put_reply(struct nd_wbuf *w, uint8_t op, uint32_t seq, const struct nd_blob *v,
 		     size_t n);
 void nd_rv_put_bye(struct nd_wbuf *w);
+
+/* ---- who may join (coord_auth.c) ---- */
+
+/* HMAC-SHA-256 under @key of @label and @msg (libcrypto, loaded on first use). */
+int nd_rv_hmac(const uint8_t key[ND_RV_KEY], const char *label, const struct nd_wbuf *msg,
+	       uint8_t mac[ND_RV_MAC], struct nd_err *e);
+bool nd_rv_mac_equal(const uint8_t a[ND_RV_MAC], const uint8_t b[ND_RV_MAC]);
+int nd_rv_nonce(uint8_t n[ND_RV_NONCE], struct nd_err *e);
+/* A key file: 64 hex digits and a newline, readable by its owner alone. */
+int nd_rv_key_load(const char *path, uint8_t key[ND_RV_KEY], struct nd_err *e);
+/* libmunge loads and munged's socket is there (NODROP_MUNGE_SOCKET overrides its path). */
+bool nd_rv_munge_usable(void);
+int nd_rv_munge_encode(const void *p, size_t n, char **cred, struct nd_err *e);
+/* The payload (the caller frees) and the uid that made the credential. */
+int nd_rv_munge_decode(const char *cred, void **p, size_t *n, uid_t *uid, struct nd_err *e);
+
+/* The proofs both sides compute (coord_auth.c's HMAC over coord_msg.c's encodings). */
+int nd_rv_hello_mac(const uint8_t key[ND_RV_KEY], const uint8_t snonce[ND_RV_NONCE],
+		    const struct nd_rv_hello *h, uint8_t mac[ND_RV_MAC], struct nd_err *e);
+int nd_rv_welcome_mac(const uint8_t key[ND_RV_KEY], const uint8_t snonce[ND_RV_NONCE],
+		      const uint8_t cnonce[ND_RV_NONCE], uint32_t rank, uint32_t nranks,
+		      uint8_t mac[ND_RV_MAC], struct nd_err *e);
+
+/* What a coordinator checks a hello against. */
+struct nd_rv_guard {
+	enum nd_rv_auth auth;		/* resolved: none, munge or key */
+	uint8_t key[ND_RV_KEY];
+	uid_t uid;			/* MUNGE: the job's uid */
+	void (*log)(void *arg, const char *line);
+	void *log_arg;
+};
 
 /* ---- the coordinator (coord_serve.c): a thread in rank 0's process ---- */
 
@@ -147,8 +197,8 @@ struct nd_coord;
 
 /* Listen on @addr (HOST:PORT) for @nranks processes of @job with @token. */
 int nd_coord_start(const char *addr, uint32_t nranks, const char *token,
-		   const struct nd_stress_job *job, double timeout_s, struct nd_coord **cp,
-		   struct nd_err *e);
+		   const struct nd_stress_job *job, double timeout_s, const struct nd_rv_guard *g,
+		   struct nd_coord **cp, struct nd_err *e);
 /* The address a local participant connects to, and the cookie that makes it rank 0. */
 const char *nd_coord_local_addr(const struct nd_coord *c);
 uint64_t nd_coord_cookie(const struct nd_coord *c);

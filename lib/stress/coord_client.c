@@ -33,6 +33,13 @@ struct tcp_conn {
 	struct nd_rv_msg reply;
 	uint32_t barrier_seq;
 	bool barrier_open;
+	/* who may join: the coordinator's challenge, our nonce, the key */
+	bool challenged;
+	uint8_t auth;
+	uint8_t snonce[ND_RV_NONCE], cnonce[ND_RV_NONCE];
+	uint8_t key[ND_RV_KEY];
+	bool have_key;
+	bool proof_bad;			/* the welcome's MAC was not the key's */
 };
 
 #define TCP(c) ((struct tcp_conn *)(c))
@@ -70,7 +77,27 @@ static int on_frame(struct tcp_conn *t, uint16_t type, const uint8_t *p, size_t 
 		return nd_err_set(e, -EPROTO, "the coordinator at %s sent something that is not "
 				  "nodrop's rendezvous protocol", t->addr);
 	switch (m.type) {
+	case ND_RV_CHALLENGE:
+		if (t->challenged)
+			break;
+		t->challenged = true;
+		t->auth = m.u.challenge.auth;
+		memcpy(t->snonce, m.u.challenge.nonce, ND_RV_NONCE);
+		break;
 	case ND_RV_WELCOME:
+		if (t->auth == ND_RV_AUTH_KEY) {
+			uint8_t mac[ND_RV_MAC];
+
+			/* the coordinator proves it holds the key too, over our nonce */
+			if (nd_rv_welcome_mac(t->key, t->snonce, t->cnonce, m.u.welcome.rank,
+					      m.u.welcome.nranks, mac, e) ||
+			    !nd_rv_mac_equal(mac, m.u.welcome.mac)) {
+				nd_rv_msg_free(&m);
+				return nd_err_set(e, -EACCES, "the coordinator at %s does not "
+						  "prove it holds the job's key: not our job's "
+						  "coordinator", t->addr);
+			}
+		}
 		t->base.rank = m.u.welcome.rank;
 		t->base.nranks = m.u.welcome.nranks;
 		t->welcomed = true;
@@ -375,6 +402,56 @@ static bool is_welcomed(const struct tcp_conn *t)
 	return t->welcomed || t->aborted;
 }
 
+static bool is_challenged(const struct tcp_conn *t)
+{
+	return t->challenged;
+}
+
+/* The proof the coordinator's challenge asks for, into @h. */
+static int prove(struct tcp_conn *t, const struct nd_rendezvous *rv, struct nd_rv_hello *h,
+		 struct nd_err *e)
+{
+	struct nd_wbuf w = { 0 };
+	char *cred = NULL;
+	int ret;
+
+	h->auth = t->auth;
+	switch (t->auth) {
+	case ND_RV_AUTH_NONE:
+		if (rv->require_auth)
+			return nd_err_set(e, -EACCES, "the coordinator at %s runs job '%s' "
+					  "unauthenticated and --require-auth is given: give rank "
+					  "0 --key-file or run it where munged runs", t->addr,
+					  rv->token);
+		return 0;
+	case ND_RV_AUTH_KEY:
+		if (!t->have_key)
+			return nd_err_set(e, -EACCES, "the coordinator at %s asks for the job's "
+					  "key: give --key-file", t->addr);
+		ret = nd_rv_nonce(h->nonce, e);
+		if (!ret)
+			ret = nd_rv_hello_mac(t->key, t->snonce, h, h->mac, e);
+		memcpy(t->cnonce, h->nonce, ND_RV_NONCE);
+		return ret;
+	default:
+		/* MUNGE: a credential over the coordinator's nonce and the job's token */
+		nd_w_bytes(&w, t->snonce, ND_RV_NONCE);
+		nd_w_bytes(&w, rv->token, strlen(rv->token));
+		ret = w.oom ? nd_err_set(e, -ENOMEM, "out of memory") :
+			      nd_rv_munge_encode(w.p, w.len, &cred, e);
+		nd_wbuf_free(&w);
+		if (ret)
+			return ret;
+		if (strlen(cred) >= sizeof(h->cred))
+			ret = nd_err_set(e, -E2BIG, "a MUNGE credential of %zu bytes",
+					 strlen(cred));
+		else
+			nd_strlcpy(h->cred, cred, sizeof(h->cred));
+		free(cred);
+		return ret;
+	}
+}
+
 static int join(struct tcp_conn *t, const struct nd_rendezvous *rv,
 		const struct nd_stress_job *job, struct nd_err *e)
 {
@@ -389,6 +466,13 @@ static int join(struct tcp_conn *t, const struct nd_rendezvous *rv,
 		nd_strlcpy(h.host, "unknown", sizeof(h.host));
 	h.pid = (uint32_t)getpid();
 	h.job = *job;
+	/* the coordinator speaks first: how to prove we belong to the job */
+	ret = wait_for(t, is_challenged, t->base.timeout_s, "waiting for the coordinator's "
+		       "challenge", e);
+	if (!ret)
+		ret = prove(t, rv, &h, e);
+	if (ret)
+		return ret;
 	nd_rv_put_hello(&w, &h);
 	ret = send_all(t, &w, e);
 	nd_wbuf_free(&w);
@@ -399,6 +483,32 @@ static int join(struct tcp_conn *t, const struct nd_rendezvous *rv,
 	if (!ret && !t->welcomed)
 		ret = nd_err_set(e, -ECONNABORTED, "%s", t->why);
 	return ret;
+}
+
+/* Rank 0: what the coordinator will ask of every rank, from --auth and what the host has. */
+static int guard_of(const struct nd_rendezvous *rv, const struct tcp_conn *t,
+		    struct nd_rv_guard *g, struct nd_err *e)
+{
+	g->auth = rv->auth;
+	if (g->auth == ND_RV_AUTH_AUTO)
+		g->auth = t->have_key ? ND_RV_AUTH_KEY : nd_rv_munge_usable() ? ND_RV_AUTH_MUNGE :
+			  ND_RV_AUTH_NONE;
+	if (g->auth == ND_RV_AUTH_KEY && !t->have_key)
+		return nd_err_set(e, -EINVAL, "--auth key needs --key-file (make one: openssl "
+				  "rand -hex 32 > FILE; chmod 600 FILE)");
+	if (g->auth == ND_RV_AUTH_MUNGE && !nd_rv_munge_usable())
+		return nd_err_set(e, -ENOPKG, "--auth munge: no MUNGE here (libmunge.so.2 and "
+				  "munged's socket: apt-get install munge; systemctl start munge)");
+	if (g->auth == ND_RV_AUTH_NONE && rv->require_auth)
+		return nd_err_set(e, -EACCES, "--require-auth: this job would run "
+				  "unauthenticated: give --key-file, or run where munged runs");
+	if (g->auth == ND_RV_AUTH_NONE && rv->log)
+		rv->log(rv->log_arg, "warning: job is UNAUTHENTICATED: anyone who can reach the "
+			"coordinator and knows the token can join it and report results "
+			"(--key-file or MUNGE; --require-auth refuses this)");
+	if (g->auth == ND_RV_AUTH_KEY)
+		memcpy(g->key, t->key, ND_RV_KEY);
+	return 0;
 }
 
 int nd_rv_tcp_open(const struct nd_rendezvous *rv, const struct nd_stress_job *job,
@@ -414,19 +524,28 @@ int nd_rv_tcp_open(const struct nd_rendezvous *rv, const struct nd_stress_job *j
 	t->base.timeout_s = rv->timeout_s;
 	t->base.stop = stop;
 	t->fd = -1;
+	if (rv->key_file[0] && (ret = nd_rv_key_load(rv->key_file, t->key, e))) {
+		free(t);
+		return ret;
+	}
+	t->have_key = rv->key_file[0] != '\0';
 	if (!rv->coord[0]) {
 		free(t);
 		return nd_err_set(e, -EINVAL, "no coordinator: give --coord HOST:PORT (and "
 				  "--listen on rank 0), or launch with mpirun");
 	}
 	if (rv->serve) {
+		struct nd_rv_guard g = { .uid = geteuid(), .log = rv->log, .log_arg = rv->log_arg };
+
 		if (rv->nranks < 2) {
 			free(t);
 			return nd_err_set(e, -EINVAL, "--listen needs --ranks N (2 or more: the "
 					  "processes of the job, this one included)");
 		}
-		ret = nd_coord_start(rv->coord, rv->nranks, rv->token, job, rv->timeout_s,
-				     &t->coord, e);
+		ret = guard_of(rv, t, &g, e);
+		if (!ret)
+			ret = nd_coord_start(rv->coord, rv->nranks, rv->token, job, rv->timeout_s,
+					     &g, &t->coord, e);
 		if (ret) {
 			free(t);
 			return ret;

@@ -65,27 +65,83 @@ static void end_frame(struct nd_wbuf *w, size_t at)
 	w->p[at + 3] = (uint8_t)(n >> 24);
 }
 
-void nd_rv_put_hello(struct nd_wbuf *w, const struct nd_rv_hello *h)
+/* A hello's payload; @mac NULL writes a zero MAC, as the MAC itself is computed over it. */
+static void hello_payload(struct nd_wbuf *w, const struct nd_rv_hello *h, const uint8_t *mac)
 {
-	size_t at;
+	static const uint8_t zero[ND_RV_MAC];
 
-	put_hdr(w, ND_RV_HELLO, &at);
 	nd_w_str(w, h->token);
 	nd_w_u32(w, (uint32_t)h->rank);
 	nd_w_u64(w, h->cookie);
 	nd_w_str(w, h->host);
 	nd_w_u32(w, h->pid);
 	nd_gen_job_encode(&h->job, w);
+	nd_w_u8(w, h->auth);
+	nd_w_bytes(w, h->nonce, ND_RV_NONCE);
+	nd_w_bytes(w, mac ? mac : zero, ND_RV_MAC);
+	nd_w_str(w, h->cred);
+}
+
+void nd_rv_put_hello(struct nd_wbuf *w, const struct nd_rv_hello *h)
+{
+	size_t at;
+
+	put_hdr(w, ND_RV_HELLO, &at);
+	hello_payload(w, h, h->mac);
 	end_frame(w, at);
 }
 
-void nd_rv_put_welcome(struct nd_wbuf *w, uint32_t rank, uint32_t nranks)
+int nd_rv_hello_mac(const uint8_t key[ND_RV_KEY], const uint8_t snonce[ND_RV_NONCE],
+		    const struct nd_rv_hello *h, uint8_t mac[ND_RV_MAC], struct nd_err *e)
 {
+	struct nd_wbuf w = { 0 };
+	int ret;
+
+	nd_w_bytes(&w, snonce, ND_RV_NONCE);
+	hello_payload(&w, h, NULL);
+	ret = w.oom ? nd_err_set(e, -ENOMEM, "out of memory") :
+		      nd_rv_hmac(key, "nodrop stress hello v3", &w, mac, e);
+	nd_wbuf_free(&w);
+	return ret;
+}
+
+int nd_rv_welcome_mac(const uint8_t key[ND_RV_KEY], const uint8_t snonce[ND_RV_NONCE],
+		      const uint8_t cnonce[ND_RV_NONCE], uint32_t rank, uint32_t nranks,
+		      uint8_t mac[ND_RV_MAC], struct nd_err *e)
+{
+	struct nd_wbuf w = { 0 };
+	int ret;
+
+	nd_w_bytes(&w, cnonce, ND_RV_NONCE);
+	nd_w_bytes(&w, snonce, ND_RV_NONCE);
+	nd_w_u32(&w, rank);
+	nd_w_u32(&w, nranks);
+	ret = w.oom ? nd_err_set(e, -ENOMEM, "out of memory") :
+		      nd_rv_hmac(key, "nodrop stress welcome v3", &w, mac, e);
+	nd_wbuf_free(&w);
+	return ret;
+}
+
+void nd_rv_put_welcome(struct nd_wbuf *w, uint32_t rank, uint32_t nranks,
+		       const uint8_t mac[ND_RV_MAC])
+{
+	static const uint8_t zero[ND_RV_MAC];
 	size_t at;
 
 	put_hdr(w, ND_RV_WELCOME, &at);
 	nd_w_u32(w, rank);
 	nd_w_u32(w, nranks);
+	nd_w_bytes(w, mac ? mac : zero, ND_RV_MAC);
+	end_frame(w, at);
+}
+
+void nd_rv_put_challenge(struct nd_wbuf *w, uint8_t auth, const uint8_t nonce[ND_RV_NONCE])
+{
+	size_t at;
+
+	put_hdr(w, ND_RV_CHALLENGE, &at);
+	nd_w_u8(w, auth);
+	nd_w_bytes(w, nonce, ND_RV_NONCE);
 	end_frame(w, at);
 }
 
@@ -136,6 +192,16 @@ void nd_rv_put_bye(struct nd_wbuf *w)
 	end_frame(w, at);
 }
 
+static void get_fixed(struct nd_rbuf *r, uint8_t *dst, size_t n)
+{
+	const uint8_t *p = nd_r_bytes(r, n);
+
+	if (p)
+		memcpy(dst, p, n);
+	else
+		r->bad = true;
+}
+
 static void get_hello(struct nd_rbuf *r, struct nd_rv_hello *h)
 {
 	nd_r_str(r, h->token, sizeof(h->token));
@@ -146,6 +212,12 @@ static void get_hello(struct nd_rbuf *r, struct nd_rv_hello *h)
 	if (h->rank < -1 || !h->token[0])
 		r->bad = true;
 	if (!r->bad && nd_gen_job_decode(r, &h->job))
+		r->bad = true;
+	h->auth = nd_r_u8(r);
+	get_fixed(r, h->nonce, ND_RV_NONCE);
+	get_fixed(r, h->mac, ND_RV_MAC);
+	nd_r_str(r, h->cred, sizeof(h->cred));
+	if (h->auth > ND_RV_AUTH_KEY || h->auth == ND_RV_AUTH_AUTO)
 		r->bad = true;
 }
 
@@ -195,6 +267,7 @@ int nd_rv_msg_decode(uint16_t type, const uint8_t *payload, size_t len, uint32_t
 	case ND_RV_WELCOME:
 		m->u.welcome.rank = nd_r_u32(&r);
 		m->u.welcome.nranks = nd_r_u32(&r);
+		get_fixed(&r, m->u.welcome.mac, ND_RV_MAC);
 		if (!m->u.welcome.nranks || m->u.welcome.nranks > nranks_max ||
 		    m->u.welcome.rank >= m->u.welcome.nranks)
 			r.bad = true;
@@ -218,6 +291,12 @@ int nd_rv_msg_decode(uint16_t type, const uint8_t *payload, size_t len, uint32_t
 		get_reply(&r, m, nranks_max);
 		break;
 	case ND_RV_BYE:
+		break;
+	case ND_RV_CHALLENGE:
+		m->u.challenge.auth = nd_r_u8(&r);
+		get_fixed(&r, m->u.challenge.nonce, ND_RV_NONCE);
+		if (m->u.challenge.auth > ND_RV_AUTH_KEY || m->u.challenge.auth == ND_RV_AUTH_AUTO)
+			r.bad = true;
 		break;
 	default:
 		r.bad = true;

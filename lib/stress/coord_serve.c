@@ -9,6 +9,8 @@
 #include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
+#include <arpa/inet.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 #include "coord.h"
 
 #define RX_CHUNK 65536
+#define HELLO_WAIT_S 10		/* a connection that says nothing this long is let go */
 
 struct conn {
 	int fd;
@@ -27,6 +30,10 @@ struct conn {
 	bool hello, bye, dead;
 	int32_t want;			/* requested rank */
 	char host[64];
+	char addr[64];			/* where it connected from, for the log */
+	uint8_t nonce[ND_RV_NONCE];	/* the challenge it was sent */
+	uint8_t peer_nonce[ND_RV_NONCE];	/* its own (key), for the welcome's proof */
+	uint64_t t_accept;
 	uint8_t *rx;
 	size_t rx_len, rx_cap;
 	struct nd_wbuf tx;
@@ -47,6 +54,7 @@ struct nd_coord {
 	char token[64];
 	struct nd_stress_job job;
 	double timeout_s;
+	struct nd_rv_guard guard;
 	struct conn **conns;
 	size_t n_conns;
 	struct conn **by_rank;
@@ -123,9 +131,18 @@ static void welcome_all(struct nd_coord *co)
 		co->by_rank[next] = c;
 	}
 	for (i = 0; i < co->nranks; i++) {
+		struct conn *c = co->by_rank[i];
+		uint8_t mac[ND_RV_MAC] = { 0 };
+		struct nd_err e;
+
+		/* a key proves the coordinator to each rank too; the MAC cannot fail once the
+		 * same key made the hello's */
+		if (co->guard.auth == ND_RV_AUTH_KEY)
+			nd_rv_welcome_mac(co->guard.key, c->nonce, c->peer_nonce, (uint32_t)i,
+					  co->nranks, mac, &e);
 		w.len = 0;
-		nd_rv_put_welcome(&w, (uint32_t)i, co->nranks);
-		queue(co->by_rank[i], &w);
+		nd_rv_put_welcome(&w, (uint32_t)i, co->nranks, mac);
+		queue(c, &w);
 	}
 	nd_wbuf_free(&w);
 	co->welcomed = true;
@@ -154,12 +171,83 @@ static int pick_rank(struct nd_coord *co, const struct nd_rv_hello *h, char *why
 	return h->rank;
 }
 
+static void say(struct nd_coord *co, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(struct nd_coord *co, const char *fmt, ...)
+{
+	char line[ND_ERR_MSG_MAX + 200];
+	va_list ap;
+
+	if (!co->guard.log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	co->guard.log(co->guard.log_arg, line);
+}
+
+/* Does @h prove it belongs to the job? 0, or -EACCES with the reason in @why. */
+static int check_proof(struct nd_coord *co, struct conn *c, const struct nd_rv_hello *h,
+		       char *why, size_t len)
+{
+	const struct nd_rv_guard *g = &co->guard;
+	uint8_t mac[ND_RV_MAC];
+	struct nd_err e = { 0 };
+	size_t n, tlen = strlen(co->token);
+	void *p;
+	uid_t uid;
+
+	if (g->auth == ND_RV_AUTH_NONE)
+		return 0;
+	if (h->auth != g->auth) {
+		snprintf(why, len, "the job takes %s proofs, it sent %s", nd_rv_auth_name(g->auth),
+			 nd_rv_auth_name(h->auth));
+		return -EACCES;
+	}
+	if (g->auth == ND_RV_AUTH_KEY) {
+		if (nd_rv_hello_mac(g->key, c->nonce, h, mac, &e)) {
+			snprintf(why, len, "%s", e.msg);
+			return -EACCES;
+		}
+		if (!nd_rv_mac_equal(mac, h->mac)) {
+			snprintf(why, len, "its proof does not match the job's key (another key, "
+				 "or an exchange recorded before)");
+			return -EACCES;
+		}
+		memcpy(c->peer_nonce, h->nonce, ND_RV_NONCE);
+		return 0;
+	}
+	if (nd_rv_munge_decode(h->cred, &p, &n, &uid, &e)) {
+		snprintf(why, len, "%s", e.msg);
+		return -EACCES;
+	}
+	/* the credential must be over this connection's nonce and this job's token */
+	if (n != ND_RV_NONCE + tlen || memcmp(p, c->nonce, ND_RV_NONCE) ||
+	    memcmp((uint8_t *)p + ND_RV_NONCE, co->token, tlen)) {
+		free(p);
+		snprintf(why, len, "its MUNGE credential is for another challenge or job");
+		return -EACCES;
+	}
+	free(p);
+	if (uid != g->uid) {
+		snprintf(why, len, "its MUNGE credential is uid %u's; the job runs as uid %u",
+			 (unsigned int)uid, (unsigned int)g->uid);
+		return -EACCES;
+	}
+	return 0;
+}
+
 static void on_hello(struct nd_coord *co, struct conn *c, const struct nd_rv_hello *h)
 {
 	char why[ND_ERR_MSG_MAX], diff[200];
 	int rank;
 
 	nd_strlcpy(c->host, h->host, sizeof(c->host));
+	/* before anything else: a stranger learns nothing of the job, takes and blocks no slot */
+	if (check_proof(co, c, h, why, sizeof(why))) {
+		say(co, "refused %s (says it is %s, pid %u): %s", c->addr, h->host, h->pid, why);
+		send_reason(c, ND_RV_REJECT, -1, why);
+		return;
+	}
 	/* the job ended before this rank said hello (another rank's options, say): tell it why */
 	if (co->aborted) {
 		co->own_told |= h->cookie && h->cookie == co->cookie;
@@ -397,8 +485,33 @@ static void conn_write(struct nd_coord *co, struct conn *c)
 	}
 }
 
+static void peer_name(int fd, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char host[INET6_ADDRSTRLEN] = "?";
+	unsigned int port = 0;
+
+	if (!getpeername(fd, (struct sockaddr *)&ss, &sl)) {
+		if (ss.ss_family == AF_INET) {
+			const struct sockaddr_in *a = (const void *)&ss;
+
+			inet_ntop(AF_INET, &a->sin_addr, host, sizeof(host));
+			port = ntohs(a->sin_port);
+		} else if (ss.ss_family == AF_INET6) {
+			const struct sockaddr_in6 *a = (const void *)&ss;
+
+			inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof(host));
+			port = ntohs(a->sin6_port);
+		}
+	}
+	snprintf(buf, len, strchr(host, ':') ? "[%s]:%u" : "%s:%u", host, port);
+}
+
 static void do_accept(struct nd_coord *co)
 {
+	struct nd_wbuf w = { 0 };
+	struct nd_err e = { 0 };
 	struct conn **slot, *c;
 	int fd = accept4(co->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 
@@ -413,7 +526,32 @@ static void do_accept(struct nd_coord *co)
 	}
 	c->fd = fd;
 	c->rank = -1;
+	c->t_accept = nd_gen_now_ns();
 	*slot = c;
+	peer_name(fd, c->addr, sizeof(c->addr));
+	if (nd_rv_nonce(c->nonce, &e)) {
+		conn_gone(co, c, e.msg);
+		return;
+	}
+	nd_rv_put_challenge(&w, (uint8_t)co->guard.auth, c->nonce);
+	queue(c, &w);
+	nd_wbuf_free(&w);
+}
+
+/* A connection that never said hello is let go after HELLO_WAIT_S, said in the log. */
+static void reap_silent(struct nd_coord *co)
+{
+	uint64_t now = nd_gen_now_ns();
+
+	for (size_t i = 0; i < co->n_conns; i++) {
+		struct conn *c = co->conns[i];
+
+		if (c->dead || c->hello || c->closing ||
+		    now - c->t_accept < (uint64_t)HELLO_WAIT_S * 1000000000ull)
+			continue;
+		say(co, "dropped %s: no hello within %d s", c->addr, HELLO_WAIT_S);
+		conn_gone(co, c, "silent");
+	}
 }
 
 /*
@@ -513,6 +651,7 @@ static void *serve(void *arg)
 			if (!c->dead && (c->tx.len > c->tx_off || c->closing))
 				conn_write(co, c);
 		}
+		reap_silent(co);
 		check_join_timeout(co);
 		if (finished(co))
 			break;
@@ -561,8 +700,8 @@ static int listen_on(struct nd_coord *co, const char *addr, struct nd_err *e)
 }
 
 int nd_coord_start(const char *addr, uint32_t nranks, const char *token,
-		   const struct nd_stress_job *job, double timeout_s, struct nd_coord **cp,
-		   struct nd_err *e)
+		   const struct nd_stress_job *job, double timeout_s, const struct nd_rv_guard *g,
+		   struct nd_coord **cp, struct nd_err *e)
 {
 	struct nd_coord *co = calloc(1, sizeof(*co));
 	int ret;
@@ -573,6 +712,7 @@ int nd_coord_start(const char *addr, uint32_t nranks, const char *token,
 	co->nranks = nranks;
 	co->job = *job;
 	co->timeout_s = timeout_s;
+	co->guard = *g;
 	co->t0 = nd_gen_now_ns();
 	nd_strlcpy(co->token, token, sizeof(co->token));
 	co->by_rank = calloc(nranks, sizeof(*co->by_rank));

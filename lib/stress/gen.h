@@ -241,6 +241,13 @@ int nd_gen_result_decode(struct nd_rbuf *r, const struct nd_gen_plan *plan,
 			 const struct nd_stress_job *job, uint32_t rank,
 			 struct nd_gen_rank_result *res);
 void nd_gen_result_free(struct nd_gen_rank_result *res);
+/*
+ * Rank 0's check that a decoded result could be true of the job: its port the one it announced,
+ * no port faster than any there is, no more bytes than that port carries in the run's time, no
+ * more messages than a run of iterations sends. 0, or -EPROTO with why.
+ */
+int nd_gen_result_plausible(const struct nd_gen_rank_result *res, const struct nd_stress_job *job,
+			    const struct nd_gen_rank_info *announced, char *why, size_t len);
 
 /* ---- counters: the rank's port before and after (gen_ctr.c) ---- */
 

@@ -5,6 +5,7 @@
  * counter lists are bounded, numbers are finite and in range.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,3 +271,57 @@ void nd_gen_result_free(struct nd_gen_rank_result *res)
 	nd_hist_free(&res->completion);
 	memset(res, 0, sizeof(*res));
 }
+
+/* The fastest Ethernet or InfiniBand port there is (1.6 Tb/s): no rank's port is faster. */
+#define PORT_GBPS_MAX 1600.0
+
+int nd_gen_result_plausible(const struct nd_gen_rank_result *res, const struct nd_stress_job *job,
+			    const struct nd_gen_rank_info *announced, char *why, size_t len)
+{
+	size_t n_steps = job->sizes.kind == ND_SIZES_SWEEP ? job->sizes.n : 1;
+	double gbps = res->info.link_gbps > 0 ? res->info.link_gbps : PORT_GBPS_MAX;
+	uint32_t biggest = 0;
+	uint64_t total = 0;
+	double secs, most;
+
+	if (strcmp(res->info.dev, announced->dev) || res->info.port != announced->port) {
+		snprintf(why, len, "it reports port %.63s/%u, and announced %.63s/%u", res->info.dev,
+			 res->info.port, announced->dev, announced->port);
+		return -EPROTO;
+	}
+	if (gbps > PORT_GBPS_MAX) {
+		snprintf(why, len, "it claims a %.0f Gb/s port (none is faster than %.0f)", gbps,
+			 PORT_GBPS_MAX);
+		return -EPROTO;
+	}
+	for (size_t i = 0; i < job->sizes.n; i++)
+		biggest = job->sizes.size[i] > biggest ? job->sizes.size[i] : biggest;
+	/* what the port could carry in the run's time (each step's duration, and its ramp) */
+	secs = job->duration_s > 0 ? (double)n_steps * (job->duration_s + 5) : 0;
+	most = gbps / 8 * 1e9 * secs * 1.05;
+	for (size_t i = 0; i < res->n_flows; i++) {
+		const struct nd_gen_flow_stats *f = &res->flows[i];
+
+		total += f->bytes;
+		/* a run of iterations: each QP sends its count of the largest message, no more */
+		if (job->iters && f->messages > job->iters * job->qps * n_steps) {
+			snprintf(why, len, "flow %u reports %llu messages; the job sends at most %llu",
+				 f->flow, (unsigned long long)f->messages,
+				 (unsigned long long)(job->iters * job->qps * n_steps));
+			return -EPROTO;
+		}
+		if (biggest && f->bytes > f->messages * (uint64_t)biggest) {
+			snprintf(why, len, "flow %u reports %llu bytes in %llu messages of at most %u",
+				 f->flow, (unsigned long long)f->bytes,
+				 (unsigned long long)f->messages, biggest);
+			return -EPROTO;
+		}
+	}
+	if (secs > 0 && (double)total > most) {
+		snprintf(why, len, "it reports %.3g bytes; its %.0f Gb/s port carries at most %.3g "
+			 "in the run's %.0f s", (double)total, gbps, most, secs);
+		return -EPROTO;
+	}
+	return 0;
+}
+

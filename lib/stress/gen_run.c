@@ -226,6 +226,31 @@ static void fill_info(struct run *run)
 	nd_strlcpy(in->error, run->status ? run->err.msg : "", sizeof(in->error));
 }
 
+/*
+ * A result that cannot be true (more than its port carries, another port than it announced)
+ * is refused: the rank counts as failed, naming why, and none of its numbers are believed.
+ */
+static void refuse_implausible(struct run *run, struct nd_gen_rank_result *res, uint32_t rank)
+{
+	char why[ND_ERR_MSG_MAX - 64];
+
+	if (!nd_gen_result_plausible(res, run->job, &run->infos[rank], why, sizeof(why)))
+		return;
+	res->info.status = -EPROTO;
+	snprintf(res->info.error, sizeof(res->info.error), "rank 0 refused its results: %s",
+		 why);
+	res->info.bytes_tx = res->info.bytes_rx = 0;
+	for (size_t i = 0; i < res->n_flows; i++) {
+		res->flows[i].bytes = res->flows[i].messages = 0;
+		memset(res->flows[i].series, 0, res->flows[i].n_series * sizeof(uint64_t));
+	}
+	for (size_t i = 0; i < res->n_steps; i++)
+		res->steps[i].bytes = res->steps[i].messages = 0;
+	res->n_ctrs = 0;
+	res->ctr_status = -EPROTO;
+	snprintf(res->ctr_error, sizeof(res->ctr_error), "refused with its results");
+}
+
 /* Rank 0: everyone's results into the report. */
 static int judge(struct run *run, struct nd_blobs *all, struct nd_stress_result *r,
 		 struct nd_err *e)
@@ -246,6 +271,8 @@ static int judge(struct run *run, struct nd_blobs *all, struct nd_stress_result 
 		if (all->v[i].present &&
 		    !nd_gen_result_decode(&rd, &run->plan, run->job, i, &dec[i]))
 			res[i] = &dec[i];
+		if (res[i] && run->infos && run->infos[i].dev[0])
+			refuse_implausible(run, &dec[i], i);
 	}
 	ret = nd_gen_report(run->job, &run->plan, res, n, r, e);
 	snprintf(r->report->fabric, sizeof(r->report->fabric), "%s", run->dev.ib ? "ib" : "roce");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * libFuzzer target for everything a stress rank reads from the network: the coordinator's
- * frames and messages, the job's options, the endpoints a rank publishes, the results rank 0
+ * frames and messages (the challenge and the hello's proof among them), the job's options, the endpoints a rank publishes, the results rank 0
  * gathers, histograms, the verdict, rdma_cm private data. The first byte picks the parser, the
  * rest is its input. Any bytes must decode or be refused with -EPROTO, leave nothing behind on
  * refusal, and what decodes must hold to its bounds. ASan and UBSan watch every read.
@@ -49,10 +49,15 @@ static void frames(const uint8_t *p, size_t n)
 				if (!m.u.reply.blobs.v[i].present && m.u.reply.blobs.v[i].len)
 					abort();
 		}
-		/* a decoded job is one the checks can look at */
+		/* a decoded job is one the checks can look at; its proof is one of the kinds */
 		if (!ret && m.type == ND_RV_HELLO &&
 		    (strlen(m.u.hello.token) >= 64 ||
+		     strnlen(m.u.hello.cred, ND_RV_CRED_MAX) >= ND_RV_CRED_MAX ||
+		     m.u.hello.auth < ND_RV_AUTH_NONE || m.u.hello.auth > ND_RV_AUTH_KEY ||
 		     nd_stress_job_check(&m.u.hello.job, NULL) > 0))
+			abort();
+		if (!ret && m.type == ND_RV_CHALLENGE &&
+		    (m.u.challenge.auth < ND_RV_AUTH_NONE || m.u.challenge.auth > ND_RV_AUTH_KEY))
 			abort();
 		nd_rv_msg_free(&m);
 		p += ND_RV_HDR + plen;

@@ -294,6 +294,8 @@ START_TEST(rv_frames)
 	snprintf(h.token, sizeof(h.token), "job1");
 	snprintf(h.host, sizeof(h.host), "h0");
 	h.rank = -1;
+	h.auth = ND_RV_AUTH_KEY;
+	memset(h.mac, 0xa5, sizeof(h.mac));
 	nd_stress_job_init(&h.job);
 	nd_rv_put_hello(&w, &h);
 	ck_assert_int_eq(nd_rv_frame(w.p, w.len, &type, &plen), 0);
@@ -304,7 +306,19 @@ START_TEST(rv_frames)
 	ck_assert_int_eq(nd_rv_msg_decode(type, w.p + ND_RV_HDR, plen, 8, &m), 0);
 	ck_assert_str_eq(m.u.hello.token, "job1");
 	ck_assert_int_eq(m.u.hello.rank, -1);
+	ck_assert_int_eq(m.u.hello.auth, ND_RV_AUTH_KEY);
+	ck_assert_mem_eq(m.u.hello.mac, h.mac, ND_RV_MAC);
 	nd_rv_msg_free(&m);
+	/* a hello that names no kind of proof is none */
+	w.len = 0;
+	h.auth = ND_RV_AUTH_AUTO;
+	nd_rv_put_hello(&w, &h);
+	ck_assert_int_eq(nd_rv_frame(w.p, w.len, &type, &plen), 0);
+	ck_assert_int_eq(nd_rv_msg_decode(type, w.p + ND_RV_HDR, plen, 8, &m), -EPROTO);
+	h.auth = ND_RV_AUTH_KEY;
+	w.len = 0;
+	nd_rv_put_hello(&w, &h);
+	ck_assert_int_eq(nd_rv_frame(w.p, w.len, &type, &plen), 0);
 	for (cut = 0; cut < plen; cut++)
 		ck_assert_int_eq(nd_rv_msg_decode(type, w.p + ND_RV_HDR, cut, 8, &m), -EPROTO);
 	w.len = 0;

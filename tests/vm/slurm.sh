@@ -149,6 +149,34 @@ clean_files() {
 		{ echo "job $id, run $dir" >&2; ls -l "$OUT/clean" "$dir" >&2; return 1; }
 }
 
+# Who may join, with MUNGE (nodrop-stress(8), SECURITY). The sbatch script asks for it with
+# --require-auth, so the clean job above already ran on MUNGE proofs. Here a job on node 0
+# alone: a process of another uid with the job's token is refused by uid, named in rank 0's
+# log, and the job's own rank (root's, as rank 0) joins and the run is LOSSLESS.
+munge_attack() {
+	[ "$ME" = 1 ] && return 0
+	local port=18530 pid rc rc1 rc0
+	timeout 90 "$ND" stress -l -c "127.0.0.1:$port" -N 2 -k mungejob -d rxe0 -j --auth munge \
+		--require-auth -s 16K -D 2 --rate 0.1 --qp-timeout 21 >"$OUT/munge.json" \
+		2>"$OUT/munge.err" &
+	pid=$!
+	timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups "$REPO/$ND" stress \
+		-c "127.0.0.1:$port" -k mungejob -d rxe0 -s 16K -D 2 --rate 0.1 --qp-timeout 21 \
+		>"$OUT/munge.stranger" 2>&1
+	rc=$?
+	timeout 60 "$ND" stress -c "127.0.0.1:$port" -k mungejob -d rxe0 -s 16K -D 2 --rate 0.1 \
+		--qp-timeout 21 >"$OUT/munge.out1" 2>&1
+	rc1=$?
+	wait "$pid"
+	rc0=$?
+	[ "$rc" != 0 ] && grep -q "uid 65534's; the job runs as uid 0" "$OUT/munge.stranger" &&
+		[ "$rc1" = 0 ] && [ "$rc0" = 0 ] &&
+		jq -e '.verdict == "lossless" and .nranks == 2' "$OUT/munge.json" >/dev/null &&
+		grep -q "coordinator: refused 127.0.0.1:[0-9]* .*uid 65534's" "$OUT/munge.err" ||
+		{ echo "stranger $rc, rank 1 $rc1, rank 0 $rc0" >&2;
+		  cat "$OUT/munge.stranger" "$OUT/munge.err" "$OUT/munge.out1" >&2; return 1; }
+}
+
 # Netem on node 1 through Slurm itself (the guests share no other channel).
 netem() { # add|del
 	[ "$ME" = 1 ] && return 0
@@ -195,6 +223,7 @@ nd_vm_check "munge, slurmd$([ "$ME" = 0 ] && echo ' and slurmctld') up" slurm_up
 nd_vm_check "both nodes idle in sinfo" nodes_idle
 nd_vm_check "sbatch --wait, clean wire: exit 0, LOSSLESS, two ranks by srun" clean_job
 nd_vm_check "clean: the run's directory, slurm output and compare result" clean_files
+nd_vm_check "MUNGE: another uid with the job's token is refused, the job LOSSLESS" munge_attack
 nd_vm_check "srun on node 1: netem 1% loss on its eth0" netem add
 nd_vm_check "sbatch --wait, lossy wire: exit 1, LOSSY, the counters named" lossy_job
 nd_vm_check "srun on node 1: netem removed" netem del

@@ -271,6 +271,38 @@ options_differ() {
 		grep -q -- "--qps 1 vs 2" "$OUT/differ.out0"
 }
 
+# Who may join (nodrop-stress(8), SECURITY): rank 0 asks for the job's key. A process with the
+# right token and no key, and one with another key, are each refused (the latter in rank 0's
+# log, with its address) and take no rank; the job's own rank joins and the run is LOSSLESS.
+keyed() {
+	local port=$((19900 + RANDOM % 90)) key=/tmp/job.key other=/tmp/other.key rc0 rc
+	(umask 077
+	 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$key" && echo >>"$key"
+	 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$other" && echo >>"$other") ||
+		return 1
+	timeout 90 "$ND" stress -l -c "$COORD:$port" -N 2 -k keyed -d rxe0 -j --require-auth \
+		--key-file "$key" -s 64K -D 2 --rate 0.1 --qp-timeout 21 --validate \
+		>"$OUT/keyed.json" 2>"$OUT/keyed.err" &
+	rc0=$!
+	timeout 30 "$ND" stress -c "$COORD:$port" -k keyed -d rxe0 -s 64K -D 2 --rate 0.1 \
+		--qp-timeout 21 --validate >"$OUT/keyed.stranger" 2>&1
+	rc=$?
+	[ "$rc" != 0 ] && grep -q "asks for the job's key: give --key-file" "$OUT/keyed.stranger" ||
+		{ nd_vm_err "a stranger without the key: exit $rc"; cat "$OUT/keyed.stranger" >&2; }
+	timeout 30 "$ND" stress -c "$COORD:$port" -k keyed -d rxe0 --key-file "$other" -s 64K \
+		-D 2 --rate 0.1 --qp-timeout 21 --validate >"$OUT/keyed.other" 2>&1
+	[ $? != 0 ] && grep -q "does not match the job's key" "$OUT/keyed.other" ||
+		{ nd_vm_err "another key:"; cat "$OUT/keyed.other" >&2; rc=0; }
+	timeout 60 "$ND" stress -c "$COORD:$port" -k keyed -d rxe0 --key-file "$key" -s 64K \
+		-D 2 --rate 0.1 --qp-timeout 21 --validate >"$OUT/keyed.out1" 2>&1
+	echo $? >"$OUT/keyed.rc1"
+	wait "$rc0"
+	echo $? >"$OUT/keyed.rc0"
+	[ "$rc" != 0 ] && all_rc keyed 2 0 && lossless_evidence keyed &&
+		grep -q "coordinator: refused 127.0.0.1:[0-9]* .*does not match the job's key" \
+			"$OUT/keyed.err" || { cat "$OUT/keyed.err" >&2; return 1; }
+}
+
 # No GPU driver in the guest: GPU memory fails cleanly, with what to do, and a FAILED verdict.
 no_cuda() {
 	run_job cuda 2 -m cuda:0 -D 1 --timeout 20
@@ -314,7 +346,7 @@ interrupted() {
 	local port=$((20000 + RANDOM % 400)) t0 t1 p1 base
 	base=$(nd_vm_rxe_hw rxe0 sent_pkts)
 	timeout 60 "$ND" stress -l -c "$COORD:$port" -N 2 -d rxe0 -D 40 --rate 0.05 -j \
-		>"$OUT/sigint.json" 2>&1 &
+		>"$OUT/sigint.json" 2>"$OUT/sigint.err" &
 	timeout 60 "$ND" stress -c "$COORD:$port" -d rxe0 -D 40 --rate 0.05 >"$OUT/sigint.out1" 2>&1 &
 	p1=$!
 	nd_vm_rxe_flowing rxe0 "$base"
@@ -383,6 +415,7 @@ nd_vm_check "sizes drawn from a distribution file" distribution
 nd_vm_check "victim pattern with bursts: the victim flow reported" victim
 nd_vm_check "all-to-all over three ranks" all_to_all
 nd_vm_check "ranks with other options are refused, the option named" options_differ
+nd_vm_check "a key: strangers with the token are refused, the job's rank joins, LOSSLESS" keyed
 nd_vm_check "GPU memory without a driver: clean FAILED" no_cuda
 nd_vm_check "CUDA driver double: staged copies, validated, LOSSLESS" fake_gpu_staged
 nd_vm_check "CUDA driver double: auto falls back from dmabuf to peer memory" fake_gpu_auto
