@@ -149,31 +149,80 @@ clean_files() {
 		{ echo "job $id, run $dir" >&2; ls -l "$OUT/clean" "$dir" >&2; return 1; }
 }
 
+# The hello rank 1 sent (from strace), played again on a new connection while rank 0's
+# coordinator still listens: its credential is over another connection's nonce, and munged
+# has decoded it once already. Refused either way, before the job's full ranks are counted.
+replayed() { # PORT
+	python3 - "$1" "$OUT/munge.strace" >"$OUT/munge.replay" 2>&1 <<'PY'
+import re, socket, struct, sys, time
+port, hello = int(sys.argv[1]), None
+for _ in range(300):	# until rank 1's hello is in the trace, 30 s at most
+    trace = open(sys.argv[2]).read()
+    if re.search(r'"\\x4e\\x44\\x52\\x56\\x03\\x00\\x01\\x00', trace):
+        break
+    time.sleep(0.1)
+for m in re.finditer(r'(?:sendto|write)\(\d+, "((?:\\x[0-9a-f]{2})+)"', trace):
+    b = bytes.fromhex(m.group(1).replace('\\x', ''))
+    if b[:4] == b'NDRV' and struct.unpack_from('<H', b, 6)[0] == 1:
+        hello = b
+        break
+if hello is None:
+    sys.exit('no hello in the trace')
+s = socket.create_connection(('127.0.0.1', port), timeout=10)
+def take(n):
+    b = b''
+    while len(b) < n:
+        c = s.recv(n - len(b))
+        if not c:
+            sys.exit('the coordinator closed the connection')
+        b += c
+    return b
+def frame():
+    h = take(12)
+    return struct.unpack_from('<H', h, 6)[0], take(struct.unpack_from('<I', h, 8)[0])
+t, _ = frame()
+assert t == 8, 'no challenge first'
+s.sendall(hello)
+t, p = frame()
+assert t == 3, 'not refused: type %d' % t
+n = struct.unpack_from('<H', p, 4)[0]
+print('refused:', p[6:6 + n].decode())
+PY
+	grep -Eq "refused: its MUNGE credential( is for another challenge or job|: Replayed credential)" \
+		"$OUT/munge.replay" || { cat "$OUT/munge.replay" >&2; return 1; }
+}
+
 # Who may join, with MUNGE (nodrop-stress(8), SECURITY). The sbatch script asks for it with
 # --require-auth, so the clean job above already ran on MUNGE proofs. Here a job on node 0
 # alone: a process of another uid with the job's token is refused by uid, named in rank 0's
 # log, and the job's own rank (root's, as rank 0) joins and the run is LOSSLESS.
 munge_attack() {
 	[ "$ME" = 1 ] && return 0
-	local port=18530 pid rc rc1 rc0
+	local port=18530 pid rc rc1 rc0 rank1 replay
 	timeout 90 "$ND" stress -l -c "127.0.0.1:$port" -N 2 -k mungejob -d rxe0 -j --auth munge \
-		--require-auth -s 16K -D 2 --rate 0.1 --qp-timeout 21 >"$OUT/munge.json" \
+		--require-auth -s 16K -D 6 --rate 0.1 --qp-timeout 21 >"$OUT/munge.json" \
 		2>"$OUT/munge.err" &
 	pid=$!
 	timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups "$REPO/$ND" stress \
-		-c "127.0.0.1:$port" -k mungejob -d rxe0 -s 16K -D 2 --rate 0.1 --qp-timeout 21 \
+		-c "127.0.0.1:$port" -k mungejob -d rxe0 -s 16K -D 6 --rate 0.1 --qp-timeout 21 \
 		>"$OUT/munge.stranger" 2>&1
 	rc=$?
-	timeout 60 "$ND" stress -c "127.0.0.1:$port" -k mungejob -d rxe0 -s 16K -D 2 --rate 0.1 \
-		--qp-timeout 21 >"$OUT/munge.out1" 2>&1
+	# the job's own rank, its hello recorded on the way out (strace) to be played again
+	timeout 60 strace -f -qq -e trace=sendto,write -xx -s 65536 -o "$OUT/munge.strace" \
+		"$ND" stress -c "127.0.0.1:$port" -k mungejob -d rxe0 -s 16K -D 6 --rate 0.1 \
+		--qp-timeout 21 >"$OUT/munge.out1" 2>&1 &
+	rank1=$!
+	replayed "$port"
+	replay=$?
+	wait "$rank1"
 	rc1=$?
 	wait "$pid"
 	rc0=$?
-	[ "$rc" != 0 ] && grep -q "uid 65534's; the job runs as uid 0" "$OUT/munge.stranger" &&
+	[ "$replay" = 0 ] && [ "$rc" != 0 ] && grep -q "uid 65534's; the job runs as uid 0" "$OUT/munge.stranger" &&
 		[ "$rc1" = 0 ] && [ "$rc0" = 0 ] &&
 		jq -e '.verdict == "lossless" and .nranks == 2' "$OUT/munge.json" >/dev/null &&
 		grep -q "coordinator: refused 127.0.0.1:[0-9]* .*uid 65534's" "$OUT/munge.err" ||
-		{ echo "stranger $rc, rank 1 $rc1, rank 0 $rc0" >&2;
+		{ echo "stranger $rc, replay $replay, rank 1 $rc1, rank 0 $rc0" >&2;
 		  cat "$OUT/munge.stranger" "$OUT/munge.err" "$OUT/munge.out1" >&2; return 1; }
 }
 
@@ -223,7 +272,7 @@ nd_vm_check "munge, slurmd$([ "$ME" = 0 ] && echo ' and slurmctld') up" slurm_up
 nd_vm_check "both nodes idle in sinfo" nodes_idle
 nd_vm_check "sbatch --wait, clean wire: exit 0, LOSSLESS, two ranks by srun" clean_job
 nd_vm_check "clean: the run's directory, slurm output and compare result" clean_files
-nd_vm_check "MUNGE: another uid with the job's token is refused, the job LOSSLESS" munge_attack
+nd_vm_check "MUNGE: another uid with the job's token, and a recorded hello played again, are refused; the job LOSSLESS" munge_attack
 nd_vm_check "srun on node 1: netem 1% loss on its eth0" netem add
 nd_vm_check "sbatch --wait, lossy wire: exit 1, LOSSY, the counters named" lossy_job
 nd_vm_check "srun on node 1: netem removed" netem del
