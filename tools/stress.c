@@ -41,6 +41,7 @@ enum {
 	OPT_AUTH,
 	OPT_KEY_FILE,
 	OPT_REQUIRE_AUTH,
+	OPT_AUTH_GID,
 };
 
 struct stress_args {
@@ -97,6 +98,8 @@ static const struct nd_opt stress_opts[] = {
 	{ "key-file", OPT_KEY_FILE, "FILE", "the job's shared key (64 hex digits, mode 0600; "
 	  "openssl rand -hex 32)" },
 	{ "require-auth", OPT_REQUIRE_AUTH, NULL, "refuse to run the job unauthenticated" },
+	{ "auth-gid", OPT_AUTH_GID, "GID", "MUNGE: admit ranks of this group only (besides the "
+	  "job's uid)" },
 	{ "mpi", OPT_MPI, NULL, "rendezvous through MPI (the default under mpirun or srun)" },
 	{ "timeout", OPT_TIMEOUT, "SECONDS", "how long each rendezvous step waits (default 60)" },
 	{ "junit", OPT_JUNIT, "FILE", "also write the verdict as JUnit XML" },
@@ -371,6 +374,13 @@ static int stress_opt(int key, const char *arg, void *data)
 	case OPT_REQUIRE_AUTH:
 		a->rv.require_auth = true;
 		return 0;
+	case OPT_AUTH_GID: {
+		int gid;
+		int rc = parse_int("auth-gid", arg, 2147483647, &gid);
+
+		a->rv.auth_gid = gid;
+		return rc;
+	}
 	case OPT_MPI:
 		a->mpi = true;
 		return 0;

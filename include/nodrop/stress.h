@@ -178,6 +178,7 @@ struct nd_rendezvous {
 	enum nd_rv_auth auth;
 	char key_file[256];		/* ND_RV_AUTH_KEY (or AUTO): the shared key, mode 0600 */
 	bool require_auth;		/* refuse to run unauthenticated */
+	long auth_gid;			/* MUNGE: accept only this gid too; -1 any */
 	/* the coordinator's log: each refused peer with its address and why (may be NULL) */
 	void (*log)(void *arg, const char *line);
 	void *log_arg;

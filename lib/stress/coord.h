@@ -173,7 +173,8 @@ int nd_rv_key_load(const char *path, uint8_t key[ND_RV_KEY], struct nd_err *e);
 bool nd_rv_munge_usable(void);
 int nd_rv_munge_encode(const void *p, size_t n, char **cred, struct nd_err *e);
 /* The payload (the caller frees) and the uid that made the credential. */
-int nd_rv_munge_decode(const char *cred, void **p, size_t *n, uid_t *uid, struct nd_err *e);
+int nd_rv_munge_decode(const char *cred, void **p, size_t *n, uid_t *uid, gid_t *gid,
+		       struct nd_err *e);
 
 /* The proofs both sides compute (coord_auth.c's HMAC over coord_msg.c's encodings). */
 int nd_rv_hello_mac(const uint8_t key[ND_RV_KEY], const uint8_t snonce[ND_RV_NONCE],
@@ -187,6 +188,7 @@ struct nd_rv_guard {
 	enum nd_rv_auth auth;		/* resolved: none, munge or key */
 	uint8_t key[ND_RV_KEY];
 	uid_t uid;			/* MUNGE: the job's uid */
+	long gid;			/* MUNGE: and this gid, -1 any */
 	void (*log)(void *arg, const char *line);
 	void *log_arg;
 };

@@ -179,16 +179,16 @@ int nd_rv_munge_encode(const void *p, size_t n, char **cred, struct nd_err *e)
 	return 0;
 }
 
-int nd_rv_munge_decode(const char *cred, void **p, size_t *n, uid_t *uid, struct nd_err *e)
+int nd_rv_munge_decode(const char *cred, void **p, size_t *n, uid_t *uid, gid_t *gid,
+		       struct nd_err *e)
 {
-	gid_t gid;
 	int err, len = 0;
 
 	pthread_once(&munge_once, munge_load);
 	if (!m_decode)
 		return nd_err_set(e, -ENOPKG, "MUNGE needs libmunge.so.2 (apt-get install munge)");
 	*p = NULL;
-	err = m_decode(cred, NULL, p, &len, uid, &gid);
+	err = m_decode(cred, NULL, p, &len, uid, gid);
 	if (err) {
 		free(*p);
 		*p = NULL;

@@ -535,7 +535,8 @@ int nd_rv_tcp_open(const struct nd_rendezvous *rv, const struct nd_stress_job *j
 				  "--listen on rank 0), or launch with mpirun");
 	}
 	if (rv->serve) {
-		struct nd_rv_guard g = { .uid = geteuid(), .log = rv->log, .log_arg = rv->log_arg };
+		struct nd_rv_guard g = { .uid = geteuid(), .gid = rv->auth_gid, .log = rv->log,
+					 .log_arg = rv->log_arg };
 
 		if (rv->nranks < 2) {
 			free(t);

@@ -195,6 +195,7 @@ static int check_proof(struct nd_coord *co, struct conn *c, const struct nd_rv_h
 	size_t n, tlen = strlen(co->token);
 	void *p;
 	uid_t uid;
+	gid_t gid;
 
 	if (g->auth == ND_RV_AUTH_NONE)
 		return 0;
@@ -216,7 +217,7 @@ static int check_proof(struct nd_coord *co, struct conn *c, const struct nd_rv_h
 		memcpy(c->peer_nonce, h->nonce, ND_RV_NONCE);
 		return 0;
 	}
-	if (nd_rv_munge_decode(h->cred, &p, &n, &uid, &e)) {
+	if (nd_rv_munge_decode(h->cred, &p, &n, &uid, &gid, &e)) {
 		snprintf(why, len, "%s", e.msg);
 		return -EACCES;
 	}
@@ -231,6 +232,11 @@ static int check_proof(struct nd_coord *co, struct conn *c, const struct nd_rv_h
 	if (uid != g->uid) {
 		snprintf(why, len, "its MUNGE credential is uid %u's; the job runs as uid %u",
 			 (unsigned int)uid, (unsigned int)g->uid);
+		return -EACCES;
+	}
+	if (g->gid >= 0 && (long)gid != g->gid) {
+		snprintf(why, len, "its MUNGE credential is gid %u's; the job admits gid %ld "
+			 "(--auth-gid)", (unsigned int)gid, g->gid);
 		return -EACCES;
 	}
 	return 0;

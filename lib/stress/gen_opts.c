@@ -238,5 +238,6 @@ void nd_rendezvous_init(struct nd_rendezvous *rv)
 	memset(rv, 0, sizeof(*rv));
 	rv->rank = -1;
 	rv->timeout_s = 60;
+	rv->auth_gid = -1;
 	nd_strlcpy(rv->token, "nodrop", sizeof(rv->token));
 }

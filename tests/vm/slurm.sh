@@ -200,13 +200,17 @@ munge_attack() {
 	[ "$ME" = 1 ] && return 0
 	local port=18530 pid rc rc1 rc0 rank1 replay
 	timeout 90 "$ND" stress -l -c "127.0.0.1:$port" -N 2 -k mungejob -d rxe0 -j --auth munge \
-		--require-auth -s 16K -D 6 --rate 0.1 --qp-timeout 21 >"$OUT/munge.json" \
+		--require-auth --auth-gid 0 -s 16K -D 6 --rate 0.1 --qp-timeout 21 >"$OUT/munge.json" \
 		2>"$OUT/munge.err" &
 	pid=$!
 	timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups "$REPO/$ND" stress \
 		-c "127.0.0.1:$port" -k mungejob -d rxe0 -s 16K -D 6 --rate 0.1 --qp-timeout 21 \
 		>"$OUT/munge.stranger" 2>&1
 	rc=$?
+	# root's uid in another group, where the job admits group 0 alone (--auth-gid)
+	timeout 30 setpriv --regid=65534 --clear-groups "$REPO/$ND" stress -c "127.0.0.1:$port" \
+		-k mungejob -d rxe0 -s 16K -D 6 --rate 0.1 --qp-timeout 21 >"$OUT/munge.group" 2>&1
+	grep -q "gid 65534's; the job admits gid 0 (--auth-gid)" "$OUT/munge.group" || rc=0
 	# the job's own rank, its hello recorded on the way out (strace) to be played again
 	timeout 60 strace -f -qq -e trace=sendto,write -xx -s 65536 -o "$OUT/munge.strace" \
 		"$ND" stress -c "127.0.0.1:$port" -k mungejob -d rxe0 -s 16K -D 6 --rate 0.1 \
@@ -223,7 +227,8 @@ munge_attack() {
 		jq -e '.verdict == "lossless" and .nranks == 2' "$OUT/munge.json" >/dev/null &&
 		grep -q "coordinator: refused 127.0.0.1:[0-9]* .*uid 65534's" "$OUT/munge.err" ||
 		{ echo "stranger $rc, replay $replay, rank 1 $rc1, rank 0 $rc0" >&2;
-		  cat "$OUT/munge.stranger" "$OUT/munge.err" "$OUT/munge.out1" >&2; return 1; }
+		  cat "$OUT/munge.stranger" "$OUT/munge.group" "$OUT/munge.err" "$OUT/munge.out1" >&2
+		  return 1; }
 }
 
 # Netem on node 1 through Slurm itself (the guests share no other channel).
@@ -272,7 +277,7 @@ nd_vm_check "munge, slurmd$([ "$ME" = 0 ] && echo ' and slurmctld') up" slurm_up
 nd_vm_check "both nodes idle in sinfo" nodes_idle
 nd_vm_check "sbatch --wait, clean wire: exit 0, LOSSLESS, two ranks by srun" clean_job
 nd_vm_check "clean: the run's directory, slurm output and compare result" clean_files
-nd_vm_check "MUNGE: another uid with the job's token, and a recorded hello played again, are refused; the job LOSSLESS" munge_attack
+nd_vm_check "MUNGE: another uid, another group (--auth-gid) and a recorded hello played again are refused; the job LOSSLESS" munge_attack
 nd_vm_check "srun on node 1: netem 1% loss on its eth0" netem add
 nd_vm_check "sbatch --wait, lossy wire: exit 1, LOSSY, the counters named" lossy_job
 nd_vm_check "srun on node 1: netem removed" netem del
