@@ -53,6 +53,35 @@ struct nd_port {
 	struct nd_ecn ecn;
 };
 
+enum nd_gid_type {
+	ND_GID_EMPTY,		/* no GID at this index */
+	ND_GID_IB,
+	ND_GID_ROCE_V1,		/* Ethernet only (EtherType 0x8915): no IP header */
+	ND_GID_ROCE_V2,		/* UDP/IP, port 4791 */
+};
+
+const char *nd_gid_type_name(enum nd_gid_type t);
+
+/* One entry of an RDMA port's GID table, as sysfs shows it. */
+struct nd_gid {
+	unsigned int index;
+	enum nd_gid_type type;
+	uint8_t raw[16];
+	bool ipv4;		/* an IPv4-mapped address (::ffff:a.b.c.d) */
+	char addr[48];		/* a.b.c.d for IPv4, else the IPv6 text */
+	char ndev[ND_IFNAMSIZ];	/* the netdev it belongs to, "" for InfiniBand */
+	char lower[ND_IFNAMSIZ];	/* the netdev under a VLAN device, else ndev */
+	int vlan;		/* VLAN ID, -1 untagged */
+	int8_t egress_qos[8];	/* a VLAN's skb priority -> PCP map, -1 unmapped */
+};
+
+/*
+ * The GID table of @ibdev port @port, every index up to the table's length (empty ones as
+ * ND_GID_EMPTY), with each RoCE GID's netdev and VLAN. The caller frees *@gids.
+ */
+int nd_gids_read(const char *ibdev, unsigned int port, struct nd_gid **gids, size_t *n,
+		 struct nd_err *e);
+
 struct nd_ctx;
 
 int nd_ctx_new(struct nd_ctx **ctx, struct nd_err *e);

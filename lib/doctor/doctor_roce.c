@@ -8,7 +8,6 @@
 
 #include "doctor.h"
 
-#define GID_TABLE_MAX 1024	/* mlx5 has 256 entries; stop well past any real table */
 #define IB_MTU_MAX 4096
 #define GID_SHOWN 6		/* GIDs listed in the evidence of a port that has no good one */
 
@@ -95,84 +94,52 @@ static const char *subject(const struct roce_port *p, char *buf, size_t len)
 
 /* ---- roce-gid ---- */
 
-struct gid {
-	unsigned int index;
-	char addr[INET6_ADDRSTRLEN];
-	char type[16];
-	bool v2, routable;	/* an IPv4-mapped or non-link-local IPv6 address */
-};
-
-/* Read GID @i of a port; 1 when in use, 0 when empty, -ENOENT past the table. */
-static int read_gid(const struct roce_port *p, unsigned int i, struct gid *g)
+/* An address peers can route to: IPv4-mapped, or IPv6 but link-local. */
+static bool routable(const struct nd_gid *g)
 {
-	char raw[64];
-	struct in6_addr a;
-	int ret;
-
-	ret = nd_sys_read(raw, sizeof(raw), "/sys/class/infiniband/%s/ports/%u/gids/%u", p->ibdev,
-			  p->port, i);
-	if (ret < 0)
-		return ret == -ENOENT ? ret : 0;
-	if (inet_pton(AF_INET6, raw, &a) != 1 || IN6_IS_ADDR_UNSPECIFIED(&a))
-		return 0;
-	/* the kernel refuses the type of an unused entry */
-	if (nd_sys_read(g->type, sizeof(g->type),
-			"/sys/class/infiniband/%s/ports/%u/gid_attrs/types/%u", p->ibdev, p->port,
-			i) < 0)
-		return 0;
-	g->index = i;
-	if (IN6_IS_ADDR_V4MAPPED(&a))
-		inet_ntop(AF_INET, &a.s6_addr[12], g->addr, sizeof(g->addr));
-	else
-		inet_ntop(AF_INET6, &a, g->addr, sizeof(g->addr));
-	g->v2 = !strcmp(g->type, "RoCE v2");
-	g->routable = !IN6_IS_ADDR_LINKLOCAL(&a);
-	return 1;
+	return g->ipv4 || !IN6_IS_ADDR_LINKLOCAL((const struct in6_addr *)g->raw);
 }
 
 static void gid_port(struct nd_doc *c, const char *id, const struct roce_port *p)
 {
-	struct gid g, good = { 0 }, seen[GID_SHOWN];
-	size_t n = 0, i;
-	unsigned int idx;
+	const struct nd_gid *good = NULL, *seen[GID_SHOWN];
+	struct nd_gid *t = NULL;
 	struct nd_check *k;
+	struct nd_err e = { 0 };
+	size_t n = 0, nt = 0, i;
 	char subj[96];
-	bool found = false;
-	int ret;
 
-	for (idx = 0; idx < GID_TABLE_MAX; idx++) {
-		ret = read_gid(p, idx, &g);
-		if (ret < 0)
-			break;
-		if (!ret)
+	if (nd_gids_read(p->ibdev, p->port, &t, &nt, &e))
+		nt = 0;
+	for (i = 0; i < nt; i++) {
+		if (t[i].type == ND_GID_EMPTY)
 			continue;
 		if (n < GID_SHOWN)
-			seen[n] = g;
+			seen[n] = &t[i];
 		n++;
-		if (!found && g.v2 && g.routable) {
-			good = g;
-			found = true;
-		}
+		if (!good && t[i].type == ND_GID_ROCE_V2 && routable(&t[i]))
+			good = &t[i];
 	}
 	subject(p, subj, sizeof(subj));
-	if (!idx) {
+	if (!nt) {
 		k = nd_doc_add(c, id, ND_CHECK_SKIP, "%s", subj);
 		if (k)
 			EVIDENCE(k, "no GID table: /sys/class/infiniband/%s/ports/%u/gids is not "
 				 "readable", p->ibdev, p->port);
+		free(t);
 		return;
 	}
-	k = nd_doc_add(c, id, found ? ND_CHECK_PASS : ND_CHECK_FAIL, "%s", subj);
-	if (!k)
-		return;
-	if (found) {
-		EVIDENCE(k, "RoCE v2 GID %u: %s (%zu GIDs in use)", good.index, good.addr, n);
+	k = nd_doc_add(c, id, good ? ND_CHECK_PASS : ND_CHECK_FAIL, "%s", subj);
+	if (k && good)
+		EVIDENCE(k, "RoCE v2 GID %u: %s (%zu GIDs in use)", good->index, good->addr, n);
+	if (!k || good) {
+		free(t);
 		return;
 	}
 	EVIDENCE(k, "no RoCE v2 GID with an IPv4 or routable IPv6 address among %zu in use", n);
 	for (i = 0; i < n && i < GID_SHOWN; i++)
-		EVIDENCE(k, "%s%u %s %s", i ? ", " : ": ", seen[i].index, seen[i].addr,
-			 seen[i].type);
+		EVIDENCE(k, "%s%u %s %s", i ? ", " : ": ", seen[i]->index, seen[i]->addr,
+			 nd_gid_type_name(seen[i]->type));
 	if (n > GID_SHOWN)
 		EVIDENCE(k, ", ...");
 	EVIDENCE(k, "; rdma_cm and routed RoCE v2 address peers by the IP of a RoCE v2 GID");
@@ -183,6 +150,7 @@ static void gid_port(struct nd_doc *c, const char *id, const struct roce_port *p
 	else
 		FIX(k, "give the port's netdev an IPv4 or global IPv6 address: the kernel adds a "
 		    "RoCE v2 GID for each address of the netdev");
+	free(t);
 }
 
 void nd_doc_check_gid(struct nd_doc *c, const char *id)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "nodrop/peer.h"
+#include "peer_int.h"
 
 #define TLV_END 0
 #define TLV_CHASSIS 1
@@ -247,13 +248,10 @@ static int cee_feature(struct nd_peer *p, unsigned int type, const uint8_t *b, s
 		cee_header(&c->app_hdr, b);
 		for (size_t i = 4; i + 6 <= n && c->n_app < ND_PEER_APP_MAX; i += 6) {
 			struct nd_peer_app *a = &c->app[c->n_app++];
-			uint8_t map = b[i + 5];
 
 			a->protocol = be16(b + i);
 			a->sel = b[i + 2] & 0x03;
-			/* a bitmap of priorities: the lowest set one, 8 when none is */
-			for (a->prio = 0; a->prio < 8 && !(map >> a->prio & 1); a->prio++)
-				;
+			a->prio = peer_cee_prio(b[i + 5]);
 		}
 		break;
 	}

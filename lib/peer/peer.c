@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nodrop/peer.h"
+#include <sys/socket.h>
+#include <linux/netlink.h>
+
+#include "core/nl.h"
+#include "peer_int.h"
 
 const char *nd_peer_source_name(enum nd_peer_source s)
 {
@@ -20,6 +24,7 @@ int nd_peer_find(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struct 
 {
 	struct nd_peer_wait *rest = calloc(n ? n : 1, sizeof(*rest));
 	size_t *at = calloc(n ? n : 1, sizeof(*at)), k = 0;
+	struct nd_nl nl = { .fd = -1 };
 	int ret = 0;
 
 	if (!rest || !at) {
@@ -27,8 +32,11 @@ int nd_peer_find(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struct 
 		free(at);
 		return nd_err_set(e, -ENOMEM, "out of memory to find %zu ports' link partners", n);
 	}
+	/* one rtnetlink socket asks every port's DCBX engine; without one, the wire still can */
+	if (nd_nl_open(&nl, NETLINK_ROUTE, e))
+		nd_err_clear(e);
 	for (size_t i = 0; i < n; i++) {
-		int r = nd_peer_from_dcbnl(w[i].ifname, &w[i].peer, &w[i].err);
+		int r = nl.fd >= 0 ? peer_dcbnl_read(&nl, w[i].ifname, &w[i].peer, &w[i].err) : 0;
 
 		w[i].source = ND_PEER_SRC_NONE;
 		w[i].heard = r > 0;
@@ -42,6 +50,8 @@ int nd_peer_find(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struct 
 		memcpy(rest[k].ifname, w[i].ifname, sizeof(rest[k].ifname));
 		at[k++] = i;
 	}
+	if (nl.fd >= 0)
+		nd_nl_close(&nl);
 	if (k)
 		ret = nd_peer_listen(rest, k, wait_ms, e);
 	for (size_t j = 0; !ret && j < k; j++) {

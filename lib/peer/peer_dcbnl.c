@@ -60,11 +60,7 @@ static void from_apps(struct nd_peer_app *v, size_t *n, const struct nlattr *nes
 		o = &v[(*n)++];
 		o->sel = app.selector;
 		o->protocol = app.protocol;
-		if (cee)	/* the lowest priority of the bitmap, 8 when none, as lldpdu.c */
-			for (o->prio = 0; o->prio < 8 && !(app.priority >> o->prio & 1); o->prio++)
-				;
-		else
-			o->prio = app.priority;
+		o->prio = cee ? peer_cee_prio(app.priority) : app.priority;
 	}
 }
 
@@ -187,25 +183,19 @@ static int ask(struct nd_nl *nl, struct peer_get *g, struct nd_err *e)
 	return nd_nl_talk(nl, nlh, on_reply, g, e);
 }
 
-int nd_peer_from_dcbnl(const char *ifname, struct nd_peer *p, struct nd_err *e)
+int peer_dcbnl_read(struct nd_nl *nl, const char *ifname, struct nd_peer *p, struct nd_err *e)
 {
-	struct peer_get g = { .ifname = ifname, .p = p };
-	struct nd_nl nl;
+	struct peer_get g = { .ifname = ifname, .p = p, .cmd = DCB_CMD_IEEE_GET };
 	int ret;
 
 	memset(p, 0, sizeof(*p));
-	ret = nd_nl_open(&nl, NETLINK_ROUTE, e);
-	if (ret)
-		return ret;
-	g.cmd = DCB_CMD_IEEE_GET;
-	ret = ask(&nl, &g, e);
+	ret = ask(nl, &g, e);
 	if (!ret) {
 		g.cmd = DCB_CMD_CEE_GET;
 		/* a driver with IEEE operations only may refuse CEE_GET: IEEE's answer stands */
-		if (ask(&nl, &g, e))
+		if (ask(nl, &g, e))
 			nd_err_clear(e);
 	}
-	nd_nl_close(&nl);
 	if (ret == -EOPNOTSUPP || ret == -ENODEV || ret == -EINVAL) {
 		nd_err_clear(e);
 		return 0;	/* no DCB, so no DCBX engine to ask */
@@ -215,4 +205,18 @@ int nd_peer_from_dcbnl(const char *ifname, struct nd_peer *p, struct nd_err *e)
 	if (!g.any)
 		memset(p, 0, sizeof(*p));
 	return g.any;
+}
+
+int nd_peer_from_dcbnl(const char *ifname, struct nd_peer *p, struct nd_err *e)
+{
+	struct nd_nl nl;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	ret = nd_nl_open(&nl, NETLINK_ROUTE, e);
+	if (ret)
+		return ret;
+	ret = peer_dcbnl_read(&nl, ifname, p, e);
+	nd_nl_close(&nl);
+	return ret;
 }

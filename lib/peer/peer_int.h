@@ -14,4 +14,18 @@
  */
 int peer_dcbnl_parse(const struct nlmsghdr *nlh, uint8_t cmd, struct nd_peer *p);
 
+struct nd_nl;
+/* nd_peer_from_dcbnl() over a socket the caller keeps open for many ports. */
+int peer_dcbnl_read(struct nd_nl *nl, const char *ifname, struct nd_peer *p, struct nd_err *e);
+
+/* A CEE App entry's priority bitmap as one priority: its lowest, 8 when none is set. */
+static inline uint8_t peer_cee_prio(uint8_t map)
+{
+	uint8_t prio = 0;
+
+	while (prio < 8 && !(map >> prio & 1))
+		prio++;
+	return prio;
+}
+
 #endif

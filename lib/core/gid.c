@@ -2,7 +2,8 @@
 /*
  * An RDMA port's GID table as the kernel shows it in sysfs (ports/N/gids, gid_attrs/types and
  * gid_attrs/ndevs), each RoCE entry with its netdev and, for a VLAN device, its VLAN ID and
- * egress priority map from /proc/net/vlan: what a GID index means on the wire.
+ * egress priority map from /proc/net/vlan: what a GID index means on the wire. doctor's
+ * roce-gid check and nodrop path both read it here.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -10,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/internal.h"
+#include "internal.h"
 
 #define GID_TABLE_MAX 4096	/* mlx5 has 255 entries, rxe 2048: anything past this is not sysfs */
 
@@ -19,7 +20,7 @@ const char *nd_gid_type_name(enum nd_gid_type t)
 	static const char *const names[] = {
 		[ND_GID_EMPTY] = "empty",
 		[ND_GID_IB] = "IB",
-		[ND_GID_ROCE_V1] = "RoCE v1",
+		[ND_GID_ROCE_V1] = "IB/RoCE v1",	/* the kernel's own spelling */
 		[ND_GID_ROCE_V2] = "RoCE v2",
 	};
 
@@ -98,22 +99,22 @@ static void read_entry(const char *ibdev, unsigned int port, struct nd_gid *g)
 	/* the kernel answers EINVAL for the attributes of an unused index */
 	if (nd_sys_read(type, sizeof(type), "/sys/class/infiniband/%s/ports/%u/gid_attrs/types/%u",
 			ibdev, port, g->index) < 0)
-		g->type = ND_GID_IB;
-	else if (!strcmp(type, "RoCE v2"))
-		g->type = ND_GID_ROCE_V2;
-	else if (strstr(type, "v1"))
-		g->type = ND_GID_ROCE_V1;
-	else
-		g->type = ND_GID_IB;
+		return;
 	g->ipv4 = !memcmp(g->raw, v4, sizeof(v4));
 	if (g->ipv4)
 		inet_ntop(AF_INET, g->raw + 12, g->addr, sizeof(g->addr));
 	else
 		inet_ntop(AF_INET6, g->raw, g->addr, sizeof(g->addr));
-	if (g->type != ND_GID_IB &&
-	    nd_sys_read(g->ndev, sizeof(g->ndev), "/sys/class/infiniband/%s/ports/%u/gid_attrs/"
+	/* "IB/RoCE v1" is either: a RoCE GID belongs to a netdev, an InfiniBand one to none */
+	if (nd_sys_read(g->ndev, sizeof(g->ndev), "/sys/class/infiniband/%s/ports/%u/gid_attrs/"
 			"ndevs/%u", ibdev, port, g->index) >= 0)
 		read_vlan(g);
+	else
+		g->ndev[0] = '\0';
+	if (!strcmp(type, "RoCE v2"))
+		g->type = ND_GID_ROCE_V2;
+	else
+		g->type = g->ndev[0] ? ND_GID_ROCE_V1 : ND_GID_IB;
 }
 
 int nd_gids_read(const char *ibdev, unsigned int port, struct nd_gid **gids, size_t *n,
