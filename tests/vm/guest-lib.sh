@@ -121,9 +121,13 @@ nd_vm_nicsim_load() { # NPORTS [PARAM=VALUE...]
 }
 
 # iproute2's dcb, the tests' oracle and setter of start states. Debian 12's dcb (iproute2 6.1)
-# now and then reports a write that landed as "Attribute write: Protocol error" (EPROTO from
-# its netlink reply check; the readback holds the value written): twice in a few make check runs
-# under TCG. Such a run is made again, at most twice; any other outcome is returned as it is.
+# stops reading at the attribute it wants and leaves the request's ACK in its socket; a
+# read-modify-write (pfc, ets, buffer set) then takes the GET's stale ACK for the SET's answer:
+# "success" whatever the kernel said when both fall in one second (its sequence number is
+# time(NULL)), "Attribute write: Protocol error" when they straddle one. Fixed in iproute2 6.2
+# (d0e02f35, "dcb: Do not leave ACKs in socket receive buffer"). So such a write's exit status
+# says nothing: an EPROTO run is made again (at most twice), and a test that needs the outcome
+# reads the state back; with a fault armed the write goes once, unwrapped (nicsim/selftest.sh).
 nd_vm_dcb() {
 	local err i rc
 	# stderr kept in a variable, stdout passed through: no temporary file, no cat or grep (each
