@@ -18,17 +18,17 @@ DESTDIR		?=
 
 B		:= build
 CC		?= cc
-PKGS		:= json-c yaml-0.1
+PKGS		:= json-c yaml-0.1 libmnl
 PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # The nodrop command links json-c and libyaml statically (their -dev packages ship the archives):
 # loading them costs a one-shot `nodrop counters` more CPU than `ethtool -S` spends in all (make
 # bench measures it). rdma-core and libm are opened on first use (lib/core/rdma_dl.c,
-# libm_dl.c) and netlink needs no libmnl (lib/core/nla.h), so the command loads libc alone.
-# STATIC_TOOL=0: json-c and libyaml shared.
+# libm_dl.c); netlink goes through libmnl, shared, as ethtool and iproute2's dcb load it: the
+# command loads libc and libmnl. STATIC_TOOL=0: json-c and libyaml shared too.
 STATIC_TOOL	?= 1
 ifeq ($(STATIC_TOOL),1)
-TOOL_LIBS	= -Wl,-Bstatic -ljson-c -lyaml -Wl,-Bdynamic
+TOOL_LIBS	= -Wl,-Bstatic -ljson-c -lyaml -Wl,-Bdynamic -lmnl
 else
 TOOL_LIBS	= $(PKG_LIBS)
 endif
@@ -70,7 +70,7 @@ SAN_UNIT_OBJ	:= $(UNIT_SRC:%.c=$(B)/san/%.o)
 # minbase Debian 12 by `make check-fresh`: every tool a tier runs is here (sh bootstrap installs
 # make itself).
 DEPS_BUILD	:= gcc libc6-dev make pkg-config libibverbs-dev librdmacm-dev \
-		   libyaml-dev libjson-c-dev
+		   libyaml-dev libjson-c-dev libmnl-dev
 DEPS_CHECK	:= check jq valgrind iproute2 ethtool strace g++ binutils python3 prometheus \
 		   systemd udev fish libssl3
 DEPS_VM		:= qemu-system-x86 busybox-static cpio kmod xz-utils rdma-core ibverbs-utils \

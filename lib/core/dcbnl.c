@@ -94,20 +94,26 @@ void nd_dcb_dscp_map(const struct nd_dcb *dcb, int dscp2prio[ND_DSCP_MAX])
 	}
 }
 
+/* What follows the header of a dcbnl request: the family header and the device's name. */
+static void put_body(struct nlmsghdr *nlh, uint8_t cmd, const char *ifname)
+{
+	struct dcbmsg *dcb = mnl_nlmsg_put_extra_header(nlh, sizeof(*dcb));
+
+	dcb->dcb_family = AF_UNSPEC;
+	dcb->cmd = cmd;
+	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, ifname);
+}
+
 struct nlmsghdr *nd_dcb_put_request(void *buf, uint8_t cmd, const char *ifname, uint32_t seq)
 {
 	struct nlmsghdr *nlh;
-	struct dcbmsg *dcb;
 
 	memset(buf, 0, ND_NL_REQ_MAX);
-	nlh = nd_nlmsg_put_header(buf);
+	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = cmd == DCB_CMD_IEEE_GET || cmd == DCB_CMD_GDCBX ? RTM_GETDCB : RTM_SETDCB;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
 	nlh->nlmsg_seq = seq;
-	dcb = nd_nlmsg_put_extra(nlh, sizeof(*dcb));
-	dcb->dcb_family = AF_UNSPEC;
-	dcb->cmd = cmd;
-	nd_nla_put_strz(nlh, DCB_ATTR_IFNAME, ifname);
+	put_body(nlh, cmd, ifname);
 	return nlh;
 }
 
@@ -115,12 +121,12 @@ struct nlmsghdr *nd_dcb_put_request(void *buf, uint8_t cmd, const char *ifname, 
 static int get_struct(const struct nlattr *attr, void *dst, size_t size, const char *what,
 		      struct nd_err *e)
 {
-	size_t len = nd_nla_len(attr);
+	size_t len = mnl_attr_get_payload_len(attr);
 
 	if (len < size)
 		return nd_err_set(e, -EBADMSG, "DCB %s attribute is %zu bytes, expected %zu",
 				  what, len, size);
-	memcpy(dst, nd_nla_data(attr), size);
+	memcpy(dst, mnl_attr_get_payload(attr), size);
 	return 0;
 }
 
@@ -131,14 +137,13 @@ static int nest_for_each(const struct nlattr *nest, int (*fn)(const struct nlatt
 	const struct nlattr *attr;
 	int ret;
 
-	nd_nla_for_each_nested(attr, nest) {
+	mnl_attr_for_each_nested(attr, nest) {
 		ret = fn(attr, data, e);
 		if (ret)
 			return ret;
 	}
 	/* a walk stops silently at a malformed attribute; a parser of outside input must not */
-	if ((const char *)attr < (const char *)nd_nla_data(nest) +
-				 nd_nla_len(nest))
+	if (nd_nl_walk_cut(attr, nd_nl_nest_end(nest)))
 		return nd_err_set(e, -EBADMSG, "malformed attribute inside a DCB nest");
 	return 0;
 }
@@ -147,7 +152,7 @@ static int add_app(const struct nlattr *attr, void *data, struct nd_err *e)
 {
 	struct nd_dcb *dcb = data;
 	struct dcb_app *app;
-	int type = nd_nla_type(attr), ret;
+	int type = mnl_attr_get_type(attr), ret;
 
 	if (type != DCB_ATTR_IEEE_APP && type != ND_DCB_ATTR_DCB_APP)
 		return 0;
@@ -166,16 +171,16 @@ static int add_app(const struct nlattr *attr, void *data, struct nd_err *e)
 static int add_trust(const struct nlattr *attr, void *data, struct nd_err *e)
 {
 	struct nd_dcb *dcb = data;
-	int type = nd_nla_type(attr);
+	int type = mnl_attr_get_type(attr);
 
 	if (type != DCB_ATTR_IEEE_APP && type != ND_DCB_ATTR_DCB_APP)
 		return 0;
-	if (nd_nla_len(attr) < 1)
+	if (mnl_attr_get_payload_len(attr) < 1)
 		return nd_err_set(e, -EBADMSG, "empty DCB apptrust entry");
 	if (dcb->n_trust >= ND_TRUST_MAX)
 		return nd_err_set(e, -E2BIG, "DCB apptrust table has more than %d entries",
 				  ND_TRUST_MAX);
-	dcb->trust[dcb->n_trust++] = nd_nla_u8(attr);
+	dcb->trust[dcb->n_trust++] = mnl_attr_get_u8(attr);
 	return 0;
 }
 
@@ -184,7 +189,7 @@ static int ieee_attr(const struct nlattr *attr, void *data, struct nd_err *e)
 	struct nd_dcb *dcb = data;
 	int ret = 0;
 
-	switch (nd_nla_type(attr)) {
+	switch (mnl_attr_get_type(attr)) {
 	case DCB_ATTR_IEEE_ETS:
 		ret = get_struct(attr, &dcb->ets, sizeof(dcb->ets), "ETS", e);
 		dcb->have |= ND_DCB_HAVE_ETS;
@@ -229,30 +234,27 @@ int nd_dcb_parse(const struct nlmsghdr *nlh, const char *ifname, struct nd_dcb *
 {
 	const struct dcbmsg *msg;
 	const struct nlattr *attr;
-	size_t hdrlen = ND_NL_ALIGN(sizeof(*msg));
+	size_t hdrlen = MNL_ALIGN(sizeof(*msg));
 	bool named = false;
 	int ret;
 
 	if (nlh->nlmsg_type != RTM_GETDCB)
 		return nd_err_set(e, -EPROTO, "unexpected netlink message type %u in a DCB reply",
 				  nlh->nlmsg_type);
-	if (nlh->nlmsg_len < ND_NLMSG_HDRLEN + hdrlen)
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + hdrlen)
 		return nd_err_set(e, -EBADMSG, "truncated DCB reply (%u bytes)", nlh->nlmsg_len);
-	msg = nd_nlmsg_data(nlh);
+	msg = mnl_nlmsg_get_payload(nlh);
 	if (msg->cmd != DCB_CMD_IEEE_GET)
 		return nd_err_set(e, -EPROTO, "DCB reply to command %u, expected IEEE_GET",
 				  msg->cmd);
-	/* bounded by nlmsg_len itself, not the aligned tail, which may lie past a short reply */
-	for (attr = nd_nlmsg_attrs(nlh, hdrlen);
-	     nd_nla_ok(attr, (int)((const char *)nlh + nlh->nlmsg_len - (const char *)attr));
-	     attr = nd_nla_next(attr)) {
-		switch (nd_nla_type(attr)) {
+	nd_nl_attr_for_each(attr, nlh, hdrlen) {
+		switch (mnl_attr_get_type(attr)) {
 		case DCB_ATTR_IFNAME:
-			if (!nd_nla_check(attr, ND_NLA_NUL_STRING))
+			if (!nd_nl_attr_is(attr, MNL_TYPE_NUL_STRING))
 				return nd_err_set(e, -EBADMSG, "DCB reply with a malformed name");
-			if (ifname && strcmp(nd_nla_str(attr), ifname))
+			if (ifname && strcmp(mnl_attr_get_str(attr), ifname))
 				return nd_err_set(e, -EPROTO, "DCB reply for '%s', asked for '%s'",
-						  nd_nla_str(attr), ifname);
+						  mnl_attr_get_str(attr), ifname);
 			named = true;
 			break;
 		case DCB_ATTR_IEEE:
@@ -261,14 +263,14 @@ int nd_dcb_parse(const struct nlmsghdr *nlh, const char *ifname, struct nd_dcb *
 				return ret;
 			break;
 		case DCB_ATTR_DCBX:
-			if (nd_nla_len(attr) < 1)
+			if (mnl_attr_get_payload_len(attr) < 1)
 				return nd_err_set(e, -EBADMSG, "empty DCB DCBX attribute");
-			dcb->dcbx = nd_nla_u8(attr);
+			dcb->dcbx = mnl_attr_get_u8(attr);
 			dcb->have |= ND_DCB_HAVE_DCBX;
 			break;
 		}
 	}
-	if ((const char *)attr < (const char *)nlh + nlh->nlmsg_len)
+	if (nd_nl_walk_cut(attr, nd_nl_msg_end(nlh)))
 		return nd_err_set(e, -EBADMSG, "malformed attribute in a DCB reply");
 	if (!named)
 		return nd_err_set(e, -EBADMSG, "DCB reply without a device name");
@@ -278,40 +280,67 @@ int nd_dcb_parse(const struct nlmsghdr *nlh, const char *ifname, struct nd_dcb *
 	return 0;
 }
 
+/* The ports of one read: request i is names[i]'s, its reply fills dcbs[i]. */
 struct get_ctx {
-	const char *ifname;
-	struct nd_dcb *dcb;
-	bool replied;
+	const char *const *names;
+	struct nd_dcb *dcbs;
+	bool *replied;
 };
 
-static int on_reply(const struct nlmsghdr *nlh, void *data, struct nd_err *e)
+static void put_get(struct nlmsghdr *nlh, size_t i, void *data)
+{
+	const struct get_ctx *ctx = data;
+
+	put_body(nlh, DCB_CMD_IEEE_GET, ctx->names[i]);
+}
+
+static int on_reply(const struct nlmsghdr *nlh, size_t i, void *data, struct nd_err *e)
 {
 	struct get_ctx *ctx = data;
 
-	if (ctx->replied)
+	if (ctx->replied[i])
 		return nd_err_set(e, -EPROTO, "more than one DCB reply");
-	ctx->replied = true;
-	return nd_dcb_parse(nlh, ctx->ifname, ctx->dcb, e);
+	ctx->replied[i] = true;
+	return nd_dcb_parse(nlh, ctx->names[i], &ctx->dcbs[i], e);
+}
+
+int nd_dcb_read_many(struct nd_nl *nl, const char *const *names, size_t n, struct nd_dcb *dcbs,
+		     int *ret, struct nd_err *errs, struct nd_err *e)
+{
+	struct get_ctx ctx = { names, dcbs, calloc(n ? n : 1, sizeof(bool)) };
+	size_t i;
+	int err;
+
+	if (!ctx.replied)
+		return nd_err_set(e, -ENOMEM, "out of memory to read %zu ports' DCB", n);
+	memset(dcbs, 0, n * sizeof(*dcbs));
+	err = nd_nl_talk_each(nl, n, RTM_GETDCB, 0, put_get, on_reply, &ctx, ret, errs, e);
+	for (i = 0; i < n; i++) {
+		if (!err && !ret[i] && !ctx.replied[i])
+			ret[i] = nd_err_set(&errs[i], -EPROTO,
+					    "the kernel acked DCB IEEE_GET without a reply");
+		if (err || !ret[i])
+			continue;
+		nd_dcb_free(&dcbs[i]);
+		if (ret[i] == -EOPNOTSUPP)
+			nd_err_set(&errs[i], ret[i], "%s: DCB: not supported by driver", names[i]);
+		else
+			nd_err_wrap(&errs[i], "%s: DCB IEEE_GET", names[i]);
+	}
+	free(ctx.replied);
+	if (err) {
+		for (i = 0; i < n; i++)
+			nd_dcb_free(&dcbs[i]);
+		return nd_err_wrap(e, "DCB IEEE_GET of %zu port%s", n, n == 1 ? "" : "s");
+	}
+	return 0;
 }
 
 int nd_dcb_read(struct nd_nl *nl, const char *ifname, struct nd_dcb *dcb, struct nd_err *e)
 {
-	struct get_ctx ctx = { .ifname = ifname, .dcb = dcb };
-	struct nlmsghdr *nlh;
-	int ret;
+	int ret = 0, err = nd_dcb_read_many(nl, &ifname, 1, dcb, &ret, e, e);
 
-	memset(dcb, 0, sizeof(*dcb));
-	nlh = nd_dcb_put_request(nl->buf, DCB_CMD_IEEE_GET, ifname, ++nl->seq);
-	ret = nd_nl_talk(nl, nlh, on_reply, &ctx, e);
-	if (!ret && !ctx.replied)
-		ret = nd_err_set(e, -EPROTO, "the kernel acked DCB IEEE_GET without a reply");
-	if (ret) {
-		nd_dcb_free(dcb);
-		if (ret == -EOPNOTSUPP)
-			return nd_err_set(e, ret, "%s: DCB: not supported by driver", ifname);
-		return nd_err_wrap(e, "%s: DCB IEEE_GET", ifname);
-	}
-	return 0;
+	return err ? err : ret;
 }
 
 /* IEEE_SET/IEEE_DEL and SDCBX answer in the reply payload, not in the ack: read it here. */
@@ -327,18 +356,16 @@ static int on_set_reply(const struct nlmsghdr *nlh, void *data, struct nd_err *e
 	const struct nlattr *attr;
 	int want = ctx->cmd == DCB_CMD_SDCBX ? DCB_ATTR_DCBX : DCB_ATTR_IEEE;
 
-	if (nlh->nlmsg_len < ND_NLMSG_HDRLEN + ND_NL_ALIGN(sizeof(struct dcbmsg)))
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct dcbmsg)))
 		return nd_err_set(e, -EBADMSG, "truncated DCB set reply");
-	for (attr = nd_nlmsg_attrs(nlh, ND_NL_ALIGN(sizeof(struct dcbmsg)));
-	     nd_nla_ok(attr, (int)((const char *)nlh + nlh->nlmsg_len - (const char *)attr));
-	     attr = nd_nla_next(attr)) {
-		if (nd_nla_type(attr) != want)
+	nd_nl_attr_for_each(attr, nlh, MNL_ALIGN(sizeof(struct dcbmsg))) {
+		if (mnl_attr_get_type(attr) != want)
 			continue;
-		if (nd_nla_len(attr) < 1)
+		if (mnl_attr_get_payload_len(attr) < 1)
 			return nd_err_set(e, -EBADMSG, "empty DCB status attribute");
 		/* IEEE: (u8)errno from the driver, read back as int8; SDCBX: driver's own code */
-		ctx->status = ctx->cmd == DCB_CMD_SDCBX ? nd_nla_u8(attr) :
-							  (int8_t)nd_nla_u8(attr);
+		ctx->status = ctx->cmd == DCB_CMD_SDCBX ? mnl_attr_get_u8(attr) :
+							  (int8_t)mnl_attr_get_u8(attr);
 		ctx->replied = true;
 	}
 	return 0;
@@ -402,11 +429,11 @@ int nd_dcb_set_attr(struct nd_nl *nl, const char *ifname, int attr, const void *
 		[DCB_ATTR_IEEE_MAXRATE] = "maxrate", [DCB_ATTR_DCB_BUFFER] = "buffer",
 	};
 	struct nlmsghdr *nlh = nd_dcb_put_request(nl->buf, DCB_CMD_IEEE_SET, ifname, ++nl->seq);
-	struct nlattr *ieee = nd_nla_nest_start(nlh, DCB_ATTR_IEEE);
+	struct nlattr *ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
 	const char *what = (size_t)attr < ND_ARRAY_SIZE(names) && names[attr] ? names[attr] : "?";
 
-	nd_nla_put(nlh, (uint16_t)attr, len, data);
-	nd_nla_nest_end(nlh, ieee);
+	mnl_attr_put(nlh, (uint16_t)attr, len, data);
+	mnl_attr_nest_end(nlh, ieee);
 	return set_talk(nl, nlh, DCB_CMD_IEEE_SET, ifname, what, e);
 }
 
@@ -419,11 +446,11 @@ int nd_dcb_app(struct nd_nl *nl, const char *ifname, bool add, const struct dcb_
 	char what[64];
 
 	/* one entry per message: ice stops a message at its first refused entry */
-	ieee = nd_nla_nest_start(nlh, DCB_ATTR_IEEE);
-	table = nd_nla_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
-	nd_nla_put(nlh, DCB_ATTR_IEEE_APP, sizeof(*app), app);
-	nd_nla_nest_end(nlh, table);
-	nd_nla_nest_end(nlh, ieee);
+	ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+	table = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(*app), app);
+	mnl_attr_nest_end(nlh, table);
+	mnl_attr_nest_end(nlh, ieee);
 	snprintf(what, sizeof(what), "APP %s %u:%u", nd_app_selector_name(app->selector),
 		 app->protocol, app->priority);
 	return set_talk(nl, nlh, cmd, ifname, what, e);
@@ -434,7 +461,7 @@ int nd_dcb_set_dcbx(struct nd_nl *nl, const char *ifname, uint8_t mode, struct n
 	struct nlmsghdr *nlh = nd_dcb_put_request(nl->buf, DCB_CMD_SDCBX, ifname, ++nl->seq);
 	char what[16];
 
-	nd_nla_put_u8(nlh, DCB_ATTR_DCBX, mode);
+	mnl_attr_put_u8(nlh, DCB_ATTR_DCBX, mode);
 	snprintf(what, sizeof(what), "0x%02x", mode);
 	return set_talk(nl, nlh, DCB_CMD_SDCBX, ifname, what, e);
 }

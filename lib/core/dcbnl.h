@@ -15,6 +15,12 @@ int nd_dcb_parse(const struct nlmsghdr *nlh, const char *ifname, struct nd_dcb *
 		 struct nd_err *e);
 /* Read the DCB state of @ifname; -EOPNOTSUPP when the driver has no DCB. */
 int nd_dcb_read(struct nd_nl *nl, const char *ifname, struct nd_dcb *dcb, struct nd_err *e);
+/*
+ * The same for @n ports at once, the requests batched (nd_nl_talk_each): port i's outcome is
+ * @ret[i] with its sentence in @errs[i]; returns nonzero (in @e) only when the exchange failed.
+ */
+int nd_dcb_read_many(struct nd_nl *nl, const char *const *names, size_t n, struct nd_dcb *dcbs,
+		     int *ret, struct nd_err *errs, struct nd_err *e);
 
 /* Write one IEEE attribute (ETS, PFC, MAXRATE, DCB_BUFFER): the whole struct, read-modify-write. */
 int nd_dcb_set_attr(struct nd_nl *nl, const char *ifname, int attr, const void *data,

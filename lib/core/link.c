@@ -61,32 +61,32 @@ static void link_kind(const struct nlattr *info, struct nd_link *link)
 {
 	const struct nlattr *a;
 
-	nd_nla_for_each_nested(a, info)
-		if (nd_nla_type(a) == IFLA_INFO_KIND && nd_nla_check(a, ND_NLA_STRING))
-			nd_strlcpy(link->kind, nd_nla_str(a), sizeof(link->kind));
+	mnl_attr_for_each_nested(a, info)
+		if (mnl_attr_get_type(a) == IFLA_INFO_KIND && nd_nl_attr_is(a, MNL_TYPE_STRING))
+			nd_strlcpy(link->kind, mnl_attr_get_str(a), sizeof(link->kind));
 }
 
 static void link_attr(const struct nlattr *a, struct nd_link *link)
 {
-	bool u32 = nd_nla_check(a, ND_NLA_U32);
+	bool u32 = nd_nl_attr_is(a, MNL_TYPE_U32);
 
-	switch (nd_nla_type(a)) {
+	switch (mnl_attr_get_type(a)) {
 	case IFLA_IFNAME:
-		if (nd_nla_check(a, ND_NLA_STRING))
-			nd_strlcpy(link->name, nd_nla_str(a), sizeof(link->name));
+		if (nd_nl_attr_is(a, MNL_TYPE_STRING))
+			nd_strlcpy(link->name, mnl_attr_get_str(a), sizeof(link->name));
 		break;
 	case IFLA_MTU:
-		link->mtu = u32 ? nd_nla_u32(a) : 0;
+		link->mtu = u32 ? mnl_attr_get_u32(a) : 0;
 		break;
 	case IFLA_MIN_MTU:
-		link->min_mtu = u32 ? nd_nla_u32(a) : 0;
+		link->min_mtu = u32 ? mnl_attr_get_u32(a) : 0;
 		break;
 	case IFLA_MAX_MTU:
-		link->max_mtu = u32 ? nd_nla_u32(a) : 0;
+		link->max_mtu = u32 ? mnl_attr_get_u32(a) : 0;
 		break;
 	case IFLA_OPERSTATE:
-		if (nd_nla_check(a, ND_NLA_U8))
-			nd_strlcpy(link->operstate, operstate_name(nd_nla_u8(a)),
+		if (nd_nl_attr_is(a, MNL_TYPE_U8))
+			nd_strlcpy(link->operstate, operstate_name(mnl_attr_get_u8(a)),
 				   sizeof(link->operstate));
 		break;
 	case IFLA_LINKINFO:
@@ -104,16 +104,16 @@ static int on_link(const struct nlmsghdr *nlh, void *data, struct nd_err *e)
 	struct nd_link *link;
 
 	if (nlh->nlmsg_type != RTM_NEWLINK ||
-	    nlh->nlmsg_len < ND_NLMSG_HDRLEN + ND_NL_ALIGN(sizeof(*ifi)))
+	    nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(*ifi)))
 		return 0;
 	link = nd_push((void **)&ctx->links, &ctx->n_links, sizeof(*link));
 	if (!link)
 		return nd_err_set(e, -ENOMEM, "out of memory for the list of network devices");
-	ifi = nd_nlmsg_data(nlh);
+	ifi = mnl_nlmsg_get_payload(nlh);
 	link->ifindex = ifi->ifi_index;
 	link->arptype = ifi->ifi_type;
 	nd_strlcpy(link->operstate, operstate_name(IF_OPER_UNKNOWN), sizeof(link->operstate));
-	nd_nla_for_each(a, nlh, sizeof(*ifi))
+	nd_nl_attr_for_each(a, nlh, sizeof(*ifi))
 		link_attr(a, link);
 	return 0;
 }
@@ -121,7 +121,7 @@ static int on_link(const struct nlmsghdr *nlh, void *data, struct nd_err *e)
 int nd_link_refresh(struct nd_ctx *ctx, struct nd_err *e)
 {
 	struct nlmsghdr *nlh = nd_nl_msg(&ctx->rtnl, RTM_GETLINK, NLM_F_DUMP);
-	struct ifinfomsg *ifi = nd_nlmsg_put_extra(nlh, sizeof(*ifi));
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
 	int ret;
 
 	ifi->ifi_family = AF_UNSPEC;
@@ -185,10 +185,10 @@ int nd_link_set_mtu(struct nd_ctx *ctx, const char *name, unsigned int mtu, stru
 	if (!l)
 		return nd_err_set(e, -ENODEV, "no network device '%s'", name);
 	req = nd_nl_msg(&ctx->rtnl, RTM_NEWLINK, NLM_F_ACK);
-	ifi = nd_nlmsg_put_extra(req, sizeof(*ifi));
+	ifi = mnl_nlmsg_put_extra_header(req, sizeof(*ifi));
 	ifi->ifi_family = AF_UNSPEC;
 	ifi->ifi_index = l->ifindex;
-	nd_nla_put_u32(req, IFLA_MTU, mtu);
+	mnl_attr_put_u32(req, IFLA_MTU, mtu);
 	ret = nd_nl_talk(&ctx->rtnl, req, NULL, NULL, e);
 	if (ret == -EPERM) {
 		char why[ND_ERR_MSG_MAX];

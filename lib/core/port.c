@@ -55,27 +55,51 @@ void nd_ports_free(struct nd_port *ports, size_t count)
 	free(ports);
 }
 
+/* All but DCB, which nd_ports_read asks for every port at once; @port holds it already. */
 static int port_read(struct nd_ctx *ctx, const char *name, struct nd_port *port,
 		     struct nd_err *e)
 {
-	struct nd_err dcb_err = { 0 };
+	struct nd_err ecn_err = { 0 };
 	int ret;
 
-	memset(port, 0, sizeof(*port));
 	ret = nd_link_get(ctx, name, &port->link, e);
 	if (ret)
 		return ret;
-	/* a port without DCB is an answer about that port, not a failure of the whole read */
-	port->dcb_status = nd_dcb_read(&ctx->rtnl, name, &port->dcb, &dcb_err);
-	if (port->dcb_status)
-		snprintf(port->dcb_error, sizeof(port->dcb_error), "%s", dcb_err.msg);
 	/* ECN that cannot be read is reported as such, like DCB: the rest of the port still is */
-	nd_err_clear(&dcb_err);
-	if (nd_ecn_read(name, port->link.bus_info, &port->ecn, &dcb_err)) {
+	if (nd_ecn_read(name, port->link.bus_info, &port->ecn, &ecn_err)) {
 		memset(&port->ecn, 0, sizeof(port->ecn));
-		nd_strlcpy(port->ecn.note, dcb_err.msg, sizeof(port->ecn.note));
+		nd_strlcpy(port->ecn.note, ecn_err.msg, sizeof(port->ecn.note));
 	}
 	return nd_rdma_ports_of(name, port->rdma, ND_RDMA_PER_NETDEV, &port->n_rdma, 0, e);
+}
+
+/*
+ * Every port's DCB in batched requests (one send for up to ND_NL_BATCH_MAX ports). A port
+ * without DCB is an answer about that port, not a failure of the whole read.
+ */
+static int ports_dcb(struct nd_ctx *ctx, const char *const *names, size_t n,
+		     struct nd_port *ports, struct nd_err *e)
+{
+	struct nd_dcb *dcbs = calloc(n ? n : 1, sizeof(*dcbs));
+	struct nd_err *errs = calloc(n ? n : 1, sizeof(*errs));
+	int *status = calloc(n ? n : 1, sizeof(*status));
+	size_t i;
+	int ret = -ENOMEM;
+
+	if (!dcbs || !errs || !status)
+		nd_err_set(e, ret, "out of memory to read %zu ports' DCB", n);
+	else
+		ret = nd_dcb_read_many(&ctx->rtnl, names, n, dcbs, status, errs, e);
+	for (i = 0; !ret && i < n; i++) {
+		ports[i].dcb = dcbs[i];
+		ports[i].dcb_status = status[i];
+		if (status[i])
+			snprintf(ports[i].dcb_error, sizeof(ports[i].dcb_error), "%s", errs[i].msg);
+	}
+	free(dcbs);
+	free(errs);
+	free(status);
+	return ret;
 }
 
 struct names {
@@ -125,10 +149,16 @@ int nd_ports_read(struct nd_ctx *ctx, const char *const *names, size_t n,
 		ret = nd_err_set(e, -ENOMEM, "out of memory");
 		goto out;
 	}
+	ret = ports_dcb(ctx, names, n, ports, e);
+	if (ret) {
+		free(ports);
+		ports = NULL;
+		goto out;
+	}
 	for (done = 0; done < n; done++) {
 		ret = port_read(ctx, names[done], &ports[done], e);
 		if (ret) {
-			nd_ports_free(ports, done + 1);
+			nd_ports_free(ports, n);
 			ports = NULL;
 			goto out;
 		}

@@ -243,7 +243,7 @@ int nd_ctr_ethtool_values(struct nd_ctr_ethtool *et, int fd, const char *ifname,
  * takes that lock too: a read that saw a changed string set finds the event already queued.
  */
 struct nd_ctr_events {
-	int fd[2];
+	struct mnl_socket *sk[2];
 	int n;
 };
 

@@ -8,59 +8,56 @@
 #include <errno.h>
 #include <poll.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
 #include "counters.h"
 
-#ifndef SOL_NETLINK
-#define SOL_NETLINK 270
-#endif
-
-static int open_group(int bus, uint32_t groups, uint32_t member)
+static struct mnl_socket *open_group(int bus, uint32_t groups, uint32_t member, int *err)
 {
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = groups };
-	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, bus);
+	struct mnl_socket *sk = mnl_socket_open2(bus, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    (member && setsockopt(fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &member,
-				  sizeof(member)))) {
-		int ret = -errno;
-
-		close(fd);
-		return ret;
+	if (!sk) {
+		*err = -errno;
+		return NULL;
 	}
-	return fd;
+	/* rtnetlink's groups fit the bind mask; ethtool's, a generic netlink id, is joined */
+	if (mnl_socket_bind(sk, groups, MNL_SOCKET_AUTOPID) ||
+	    (member && mnl_socket_setsockopt(sk, NETLINK_ADD_MEMBERSHIP, &member,
+					     sizeof(member)))) {
+		*err = -errno;
+		mnl_socket_close(sk);
+		return NULL;
+	}
+	return sk;
 }
 
 int nd_ctr_events_open(struct nd_ctr_events *ev, uint32_t ethtool_group)
 {
-	int fd;
+	struct mnl_socket *sk;
+	int err = 0;
 
 	ev->n = 0;
-	fd = open_group(NETLINK_ROUTE, 1U << (RTNLGRP_LINK - 1) | 1U << (RTNLGRP_DCB - 1), 0);
-	if (fd < 0)
-		return fd;
-	ev->fd[ev->n++] = fd;
+	sk = open_group(NETLINK_ROUTE, 1U << (RTNLGRP_LINK - 1) | 1U << (RTNLGRP_DCB - 1), 0, &err);
+	if (!sk)
+		return err;
+	ev->sk[ev->n++] = sk;
 	if (!ethtool_group)
 		return 0;
-	fd = open_group(NETLINK_GENERIC, 0, ethtool_group);
-	if (fd < 0) {
+	sk = open_group(NETLINK_GENERIC, 0, ethtool_group, &err);
+	if (!sk) {
 		nd_ctr_events_close(ev);
-		return fd;
+		return err;
 	}
-	ev->fd[ev->n++] = fd;
+	ev->sk[ev->n++] = sk;
 	return 0;
 }
 
 void nd_ctr_events_close(struct nd_ctr_events *ev)
 {
 	while (ev->n > 0)
-		close(ev->fd[--ev->n]);
+		mnl_socket_close(ev->sk[--ev->n]);
 }
 
 bool nd_ctr_events_pending(struct nd_ctr_events *ev)
@@ -74,17 +71,18 @@ bool nd_ctr_events_pending(struct nd_ctr_events *ev)
 	if (!ev->n)
 		return false;
 	for (i = 0; i < ev->n; i++)
-		pfd[i] = (struct pollfd){ .fd = ev->fd[i], .events = POLLIN };
+		pfd[i] = (struct pollfd){ .fd = mnl_socket_get_fd(ev->sk[i]), .events = POLLIN };
 	if (poll(pfd, (nfds_t)ev->n, 0) <= 0)
 		return false;
 	for (i = 0; i < ev->n; i++) {
 		if (!pfd[i].revents)
 			continue;
 		came = true;
-		/* an overrun (ENOBUFS) lost events: it counts as one, and so does any error */
+		/* an overrun (ENOBUFS) lost events: it counts as one, and so does any error; a
+		 * message longer than the buffer (ENOSPC) was still taken off the queue */
 		do
-			n = recv(ev->fd[i], buf, sizeof(buf), MSG_DONTWAIT);
-		while (n > 0 || (n < 0 && (errno == EINTR || errno == ENOBUFS)));
+			n = mnl_socket_recvfrom(ev->sk[i], buf, sizeof(buf));
+		while (n > 0 || (n < 0 && (errno == EINTR || errno == ENOBUFS || errno == ENOSPC)));
 	}
 	return came;
 }

@@ -17,7 +17,7 @@
 
 static bool genl_ok(const struct nlmsghdr *nlh)
 {
-	return nlh->nlmsg_len >= ND_NLMSG_HDRLEN + ND_NL_ALIGN(sizeof(struct genlmsghdr));
+	return nlh->nlmsg_len >= MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr));
 }
 
 int nd_ctr_parse_family(const struct nlmsghdr *nlh, uint16_t *id)
@@ -27,12 +27,12 @@ int nd_ctr_parse_family(const struct nlmsghdr *nlh, uint16_t *id)
 	*id = 0;
 	if (!genl_ok(nlh))
 		return -EBADMSG;
-	nd_nla_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
-		if (nd_nla_type(attr) != CTRL_ATTR_FAMILY_ID)
+	nd_nl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(attr) != CTRL_ATTR_FAMILY_ID)
 			continue;
-		if (!nd_nla_check(attr, ND_NLA_U16))
+		if (!nd_nl_attr_is(attr, MNL_TYPE_U16))
 			return -EBADMSG;
-		*id = nd_nla_u16(attr);
+		*id = mnl_attr_get_u16(attr);
 	}
 	return *id ? 0 : -EBADMSG;
 }
@@ -45,21 +45,21 @@ int nd_ctr_parse_pause(const struct nlmsghdr *nlh, nd_ctr_raw_fn fn, void *data,
 
 	if (!genl_ok(nlh))
 		return nd_err_set(e, -EBADMSG, "truncated ethtool pause reply");
-	nd_nla_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
-		if (nd_nla_type(attr) != ETHTOOL_A_PAUSE_STATS)
+	nd_nl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(attr) != ETHTOOL_A_PAUSE_STATS)
 			continue;
-		if (!nd_nla_check(attr, ND_NLA_NESTED))
+		if (!nd_nl_attr_is(attr, MNL_TYPE_NESTED))
 			return nd_err_set(e, -EBADMSG, "malformed ethtool pause statistics");
-		nd_nla_for_each_nested(st, attr) {
-			uint16_t type = nd_nla_type(st);
+		mnl_attr_for_each_nested(st, attr) {
+			uint16_t type = mnl_attr_get_type(st);
 
 			if (type != ETHTOOL_A_PAUSE_STAT_TX_FRAMES &&
 			    type != ETHTOOL_A_PAUSE_STAT_RX_FRAMES)
 				continue;
-			if (!nd_nla_check(st, ND_NLA_U64))
+			if (!nd_nl_attr_is(st, MNL_TYPE_U64))
 				return nd_err_set(e, -EBADMSG, "malformed ethtool pause counter");
 			ret = fn(data, type == ETHTOOL_A_PAUSE_STAT_TX_FRAMES ? "tx_pause_frames" :
-						"rx_pause_frames", nd_nla_u64(st));
+						"rx_pause_frames", mnl_attr_get_u64(st));
 			if (ret)
 				return nd_err_set(e, ret, "out of memory for pause counters");
 		}
@@ -73,18 +73,18 @@ int nd_ctr_parse_rdma_dev(const struct nlmsghdr *nlh, uint32_t *index, char *nam
 	bool have_index = false;
 
 	name[0] = '\0';
-	nd_nla_for_each(attr, nlh, 0) {
-		switch (nd_nla_type(attr)) {
+	nd_nl_attr_for_each(attr, nlh, 0) {
+		switch (mnl_attr_get_type(attr)) {
 		case RDMA_NLDEV_ATTR_DEV_INDEX:
-			if (!nd_nla_check(attr, ND_NLA_U32))
+			if (!nd_nl_attr_is(attr, MNL_TYPE_U32))
 				return -EBADMSG;
-			*index = nd_nla_u32(attr);
+			*index = mnl_attr_get_u32(attr);
 			have_index = true;
 			break;
 		case RDMA_NLDEV_ATTR_DEV_NAME:
-			if (!nd_nla_check(attr, ND_NLA_NUL_STRING))
+			if (!nd_nl_attr_is(attr, MNL_TYPE_NUL_STRING))
 				return -EBADMSG;
-			nd_strlcpy(name, nd_nla_str(attr), len);
+			nd_strlcpy(name, mnl_attr_get_str(attr), len);
 			break;
 		}
 	}
@@ -98,19 +98,19 @@ static int hw_entry(const struct nlattr *entry, nd_ctr_raw_fn fn, void *data, st
 	uint64_t value = 0;
 	bool have_value = false;
 
-	if (!nd_nla_check(entry, ND_NLA_NESTED))
+	if (!nd_nl_attr_is(entry, MNL_TYPE_NESTED))
 		return nd_err_set(e, -EBADMSG, "malformed RDMA hw counter entry");
-	nd_nla_for_each_nested(attr, entry) {
-		switch (nd_nla_type(attr)) {
+	mnl_attr_for_each_nested(attr, entry) {
+		switch (mnl_attr_get_type(attr)) {
 		case RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME:
-			if (!nd_nla_check(attr, ND_NLA_NUL_STRING))
+			if (!nd_nl_attr_is(attr, MNL_TYPE_NUL_STRING))
 				return nd_err_set(e, -EBADMSG, "malformed RDMA hw counter name");
-			name = nd_nla_str(attr);
+			name = mnl_attr_get_str(attr);
 			break;
 		case RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE:
-			if (!nd_nla_check(attr, ND_NLA_U64))
+			if (!nd_nl_attr_is(attr, MNL_TYPE_U64))
 				return nd_err_set(e, -EBADMSG, "malformed RDMA hw counter value");
-			value = nd_nla_u64(attr);
+			value = mnl_attr_get_u64(attr);
 			have_value = true;
 			break;
 		}
@@ -127,13 +127,13 @@ int nd_ctr_parse_rdma_stat(const struct nlmsghdr *nlh, nd_ctr_raw_fn fn, void *d
 	const struct nlattr *attr, *entry;
 	int ret;
 
-	nd_nla_for_each(attr, nlh, 0) {
-		if (nd_nla_type(attr) != RDMA_NLDEV_ATTR_STAT_HWCOUNTERS)
+	nd_nl_attr_for_each(attr, nlh, 0) {
+		if (mnl_attr_get_type(attr) != RDMA_NLDEV_ATTR_STAT_HWCOUNTERS)
 			continue;
-		if (!nd_nla_check(attr, ND_NLA_NESTED))
+		if (!nd_nl_attr_is(attr, MNL_TYPE_NESTED))
 			return nd_err_set(e, -EBADMSG, "malformed RDMA hw counter table");
-		nd_nla_for_each_nested(entry, attr) {
-			if (nd_nla_type(entry) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY)
+		mnl_attr_for_each_nested(entry, attr) {
+			if (mnl_attr_get_type(entry) != RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY)
 				continue;
 			ret = hw_entry(entry, fn, data, e);
 			if (ret)
@@ -149,15 +149,15 @@ static uint32_t group_id(const struct nlattr *grp, const char *name)
 	uint32_t id = 0;
 	bool named = false;
 
-	if (!nd_nla_check(grp, ND_NLA_NESTED))
+	if (!nd_nl_attr_is(grp, MNL_TYPE_NESTED))
 		return 0;
-	nd_nla_for_each_nested(a, grp) {
-		if (nd_nla_type(a) == CTRL_ATTR_MCAST_GRP_ID &&
-		    nd_nla_check(a, ND_NLA_U32))
-			id = nd_nla_u32(a);
-		else if (nd_nla_type(a) == CTRL_ATTR_MCAST_GRP_NAME &&
-			 nd_nla_check(a, ND_NLA_NUL_STRING))
-			named = !strcmp(nd_nla_str(a), name);
+	mnl_attr_for_each_nested(a, grp) {
+		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID &&
+		    nd_nl_attr_is(a, MNL_TYPE_U32))
+			id = mnl_attr_get_u32(a);
+		else if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME &&
+			 nd_nl_attr_is(a, MNL_TYPE_NUL_STRING))
+			named = !strcmp(mnl_attr_get_str(a), name);
 	}
 	return named ? id : 0;
 }
@@ -169,11 +169,11 @@ uint32_t nd_ctr_parse_family_group(const struct nlmsghdr *nlh, const char *name)
 
 	if (!genl_ok(nlh))
 		return 0;
-	nd_nla_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
-		if (nd_nla_type(attr) != CTRL_ATTR_MCAST_GROUPS ||
-		    !nd_nla_check(attr, ND_NLA_NESTED))
+	nd_nl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr)) {
+		if (mnl_attr_get_type(attr) != CTRL_ATTR_MCAST_GROUPS ||
+		    !nd_nl_attr_is(attr, MNL_TYPE_NESTED))
 			continue;
-		nd_nla_for_each_nested(grp, attr)
+		mnl_attr_for_each_nested(grp, attr)
 			if (!id)
 				id = group_id(grp, name);
 	}
@@ -201,12 +201,12 @@ int nd_ctr_genl_family(struct nd_nl *nl, const char *name, uint16_t *id, const c
 		       uint32_t *group, struct nd_err *e)
 {
 	struct nlmsghdr *nlh = nd_nl_msg(nl, GENL_ID_CTRL, 0);
-	struct genlmsghdr *genl = nd_nlmsg_put_extra(nlh, sizeof(*genl));
+	struct genlmsghdr *genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
 	struct family_ctx f = { id, group_name, group };
 
 	genl->cmd = CTRL_CMD_GETFAMILY;
 	genl->version = 1;
-	nd_nla_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
 	*id = 0;
 	if (group)
 		*group = 0;
@@ -229,16 +229,16 @@ int nd_ctr_pause_read(struct nd_nl *nl, uint16_t family, const char *ifname, nd_
 		      void *data, struct nd_err *e)
 {
 	struct nlmsghdr *nlh = nd_nl_msg(nl, family, 0);
-	struct genlmsghdr *genl = nd_nlmsg_put_extra(nlh, sizeof(*genl));
+	struct genlmsghdr *genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
 	struct pause_ctx p = { fn, data };
 	struct nlattr *nest;
 
 	genl->cmd = ETHTOOL_MSG_PAUSE_GET;
 	genl->version = ETHTOOL_GENL_VERSION;
-	nest = nd_nla_nest_start(nlh, ETHTOOL_A_PAUSE_HEADER);
-	nd_nla_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
-	nd_nla_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, ETHTOOL_FLAG_STATS);
-	nd_nla_nest_end(nlh, nest);
+	nest = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_HEADER);
+	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
+	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, ETHTOOL_FLAG_STATS);
+	mnl_attr_nest_end(nlh, nest);
 	return nd_nl_talk(nl, nlh, on_pause, &p, e);
 }
 
@@ -301,7 +301,7 @@ int nd_ctr_rdma_stat(struct nd_nl *nl, uint32_t index, unsigned int port, nd_ctr
 	struct nlmsghdr *nlh = nd_nl_msg(nl, NLDEV(RDMA_NLDEV_CMD_STAT_GET), 0);
 	struct stat_ctx s = { fn, data };
 
-	nd_nla_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, index);
-	nd_nla_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, index);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
 	return nd_nl_talk(nl, nlh, on_stat, &s, e);
 }

@@ -24,7 +24,7 @@ int nd_peer_find(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struct 
 {
 	struct nd_peer_wait *rest = calloc(n ? n : 1, sizeof(*rest));
 	size_t *at = calloc(n ? n : 1, sizeof(*at)), k = 0;
-	struct nd_nl nl = { .fd = -1 };
+	struct nd_nl nl = { 0 };
 	int ret = 0;
 
 	if (!rest || !at) {
@@ -36,7 +36,8 @@ int nd_peer_find(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struct 
 	if (nd_nl_open(&nl, NETLINK_ROUTE, e))
 		nd_err_clear(e);
 	for (size_t i = 0; i < n; i++) {
-		int r = nl.fd >= 0 ? peer_dcbnl_read(&nl, w[i].ifname, &w[i].peer, &w[i].err) : 0;
+		int r = nd_nl_is_open(&nl) ?
+			peer_dcbnl_read(&nl, w[i].ifname, &w[i].peer, &w[i].err) : 0;
 
 		w[i].source = ND_PEER_SRC_NONE;
 		w[i].heard = r > 0;
@@ -50,8 +51,7 @@ int nd_peer_find(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struct 
 		memcpy(rest[k].ifname, w[i].ifname, sizeof(rest[k].ifname));
 		at[k++] = i;
 	}
-	if (nl.fd >= 0)
-		nd_nl_close(&nl);
+	nd_nl_close(&nl);
 	if (k)
 		ret = nd_peer_listen(rest, k, wait_ms, e);
 	for (size_t j = 0; !ret && j < k; j++) {

@@ -26,9 +26,9 @@ struct peer_get {
 /* A kernel struct out of an attribute, only when it is all there. */
 static bool take(const struct nlattr *a, void *dst, size_t size)
 {
-	if (nd_nla_len(a) < size)
+	if (mnl_attr_get_payload_len(a) < size)
 		return false;
-	memcpy(dst, nd_nla_data(a), size);
+	memcpy(dst, mnl_attr_get_payload(a), size);
 	return true;
 }
 
@@ -51,11 +51,11 @@ static void from_apps(struct nd_peer_app *v, size_t *n, const struct nlattr *nes
 {
 	const struct nlattr *a;
 
-	nd_nla_for_each_nested(a, nest) {
+	mnl_attr_for_each_nested(a, nest) {
 		struct dcb_app app;
 		struct nd_peer_app *o;
 
-		if (nd_nla_type(a) != type || !take(a, &app, sizeof(app)) || *n >= ND_PEER_APP_MAX)
+		if (mnl_attr_get_type(a) != type || !take(a, &app, sizeof(app)) || *n >= ND_PEER_APP_MAX)
 			continue;
 		o = &v[(*n)++];
 		o->sel = app.selector;
@@ -70,8 +70,8 @@ static void ieee_peer(struct peer_get *g, const struct nlattr *nest)
 	struct ieee_ets ets;
 	struct ieee_pfc pfc;
 
-	nd_nla_for_each_nested(a, nest) {
-		switch (nd_nla_type(a)) {
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
 		case DCB_ATTR_IEEE_PEER_ETS:
 			if (take(a, &ets, sizeof(ets))) {
 				from_ieee_ets(g->p, &ets);
@@ -104,8 +104,8 @@ static void cee_peer(struct peer_get *g, const struct nlattr *nest)
 	struct cee_pfc pfc;
 	struct cee_pg pg;
 
-	nd_nla_for_each_nested(a, nest) {
-		switch (nd_nla_type(a)) {
+	mnl_attr_for_each_nested(a, nest) {
+		switch (mnl_attr_get_type(a)) {
 		case DCB_ATTR_CEE_PEER_PG:
 			if (!take(a, &pg, sizeof(pg)))
 				break;
@@ -131,8 +131,8 @@ static void cee_peer(struct peer_get *g, const struct nlattr *nest)
 			break;
 		case DCB_ATTR_CEE_PEER_APP_TABLE:
 			c->present = c->app_hdr.present = g->any = true;
-			nd_nla_for_each_nested(t, a)
-				if (nd_nla_type(t) == DCB_ATTR_CEE_PEER_APP_INFO &&
+			mnl_attr_for_each_nested(t, a)
+				if (mnl_attr_get_type(t) == DCB_ATTR_CEE_PEER_APP_INFO &&
 				    take(t, &info, sizeof(info))) {
 					c->app_hdr.willing = info.willing;
 					c->app_hdr.error = info.error;
@@ -147,17 +147,15 @@ static void cee_peer(struct peer_get *g, const struct nlattr *nest)
 int peer_dcbnl_parse(const struct nlmsghdr *nlh, uint8_t cmd, struct nd_peer *p)
 {
 	struct peer_get g = { .cmd = cmd, .p = p };
-	size_t hdrlen = ND_NL_ALIGN(sizeof(struct dcbmsg));
+	size_t hdrlen = MNL_ALIGN(sizeof(struct dcbmsg));
 	const struct nlattr *a;
 
-	if (nlh->nlmsg_type != RTM_GETDCB || nlh->nlmsg_len < ND_NLMSG_HDRLEN + hdrlen)
+	if (nlh->nlmsg_type != RTM_GETDCB || nlh->nlmsg_len < MNL_NLMSG_HDRLEN + hdrlen)
 		return -EBADMSG;
-	for (a = nd_nlmsg_attrs(nlh, hdrlen);
-	     nd_nla_ok(a, (int)((const char *)nlh + nlh->nlmsg_len - (const char *)a));
-	     a = nd_nla_next(a)) {
-		if (cmd == DCB_CMD_IEEE_GET && nd_nla_type(a) == DCB_ATTR_IEEE)
+	nd_nl_attr_for_each(a, nlh, hdrlen) {
+		if (cmd == DCB_CMD_IEEE_GET && mnl_attr_get_type(a) == DCB_ATTR_IEEE)
 			ieee_peer(&g, a);
-		else if (cmd == DCB_CMD_CEE_GET && nd_nla_type(a) == DCB_ATTR_CEE)
+		else if (cmd == DCB_CMD_CEE_GET && mnl_attr_get_type(a) == DCB_ATTR_CEE)
 			cee_peer(&g, a);
 	}
 	return g.any;

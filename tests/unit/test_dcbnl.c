@@ -53,17 +53,17 @@ struct reply_opts {
 /* A reply in the order and shape net/dcb/dcbnl.c builds it. */
 static struct nlmsghdr *build_reply(const struct reply_opts *o)
 {
-	struct nlmsghdr *nlh = nd_nlmsg_put_header(buf);
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct nlattr *ieee, *app;
 	struct dcbmsg *dm;
 	int i;
 
 	nlh->nlmsg_type = RTM_GETDCB;
-	dm = nd_nlmsg_put_extra(nlh, sizeof(*dm));
+	dm = mnl_nlmsg_put_extra_header(nlh, sizeof(*dm));
 	dm->cmd = o->dcb_cmd ? o->dcb_cmd : DCB_CMD_IEEE_GET;
 	if (o->name)
-		nd_nla_put_strz(nlh, DCB_ATTR_IFNAME, o->name);
-	ieee = nd_nla_nest_start(nlh, DCB_ATTR_IEEE);
+		mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, o->name);
+	ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
 	if (o->ets) {
 		struct ieee_ets ets = { .ets_cap = 8, .willing = 1 };
 
@@ -73,52 +73,52 @@ static struct nlmsghdr *build_reply(const struct reply_opts *o)
 		}
 		ets.tc_tx_bw[0] = 50;
 		ets.tc_tx_bw[1] = 50;
-		nd_nla_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(ets), &ets);
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(ets), &ets);
 	}
 	if (o->maxrate) {
 		struct ieee_maxrate m = { .tc_maxrate = { 0, 25000000 } };
 
-		nd_nla_put(nlh, DCB_ATTR_IEEE_MAXRATE, sizeof(m), &m);
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_MAXRATE, sizeof(m), &m);
 	}
 	if (o->pfc) {
 		struct ieee_pfc pfc = { .pfc_cap = 8, .pfc_en = 1 << 3, .delay = 40 };
 
 		pfc.requests[3] = 12345;
 		pfc.indications[3] = 678;
-		nd_nla_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);
 	}
 	if (o->buffer) {
 		struct dcbnl_buffer b = { .prio2buffer = { 0, 0, 0, 1 }, .total_size = 262144 };
 
 		b.buffer_size[0] = 130944;
 		b.buffer_size[1] = 130944;
-		nd_nla_put(nlh, DCB_ATTR_DCB_BUFFER, sizeof(b), &b);
+		mnl_attr_put(nlh, DCB_ATTR_DCB_BUFFER, sizeof(b), &b);
 	}
-	app = nd_nla_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
+	app = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE_APP_TABLE);
 	for (i = 0; i < o->n_dscp; i++) {
 		struct dcb_app a = { .selector = IEEE_8021QAZ_APP_SEL_DSCP,
 				     .protocol = (uint16_t)i, .priority = (uint8_t)(i >> 3) };
 
-		nd_nla_put(nlh, DCB_ATTR_IEEE_APP, sizeof(a), &a);
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(a), &a);
 	}
 	if (o->n_dscp) {
 		struct dcb_app a = { .selector = IEEE_8021QAZ_APP_SEL_ETHERTYPE,
 				     .protocol = 0x8915, .priority = 3 };
 
-		nd_nla_put(nlh, DCB_ATTR_IEEE_APP, sizeof(a), &a);
+		mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(a), &a);
 	}
-	nd_nla_nest_end(nlh, app);
-	app = nd_nla_nest_start(nlh, ND_DCB_ATTR_IEEE_REWR_TABLE);
-	nd_nla_nest_end(nlh, app);
+	mnl_attr_nest_end(nlh, app);
+	app = mnl_attr_nest_start(nlh, ND_DCB_ATTR_IEEE_REWR_TABLE);
+	mnl_attr_nest_end(nlh, app);
 	if (o->trust) {
-		app = nd_nla_nest_start(nlh, ND_DCB_ATTR_IEEE_APP_TRUST_TABLE);
-		nd_nla_put_u8(nlh, DCB_ATTR_IEEE_APP, IEEE_8021QAZ_APP_SEL_DSCP);
-		nd_nla_put_u8(nlh, ND_DCB_ATTR_DCB_APP, ND_DCB_APP_SEL_PCP);
-		nd_nla_nest_end(nlh, app);
+		app = mnl_attr_nest_start(nlh, ND_DCB_ATTR_IEEE_APP_TRUST_TABLE);
+		mnl_attr_put_u8(nlh, DCB_ATTR_IEEE_APP, IEEE_8021QAZ_APP_SEL_DSCP);
+		mnl_attr_put_u8(nlh, ND_DCB_ATTR_DCB_APP, ND_DCB_APP_SEL_PCP);
+		mnl_attr_nest_end(nlh, app);
 	}
-	nd_nla_nest_end(nlh, ieee);
+	mnl_attr_nest_end(nlh, ieee);
 	if (o->dcbx)
-		nd_nla_put_u8(nlh, DCB_ATTR_DCBX, DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE);
+		mnl_attr_put_u8(nlh, DCB_ATTR_DCBX, DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE);
 	return nlh;
 }
 
@@ -205,7 +205,7 @@ END_TEST
 
 START_TEST(parse_rejects_short_struct)
 {
-	struct nlmsghdr *nlh = nd_nlmsg_put_header(buf);
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct nd_dcb dcb = { 0 };
 	struct nd_err e = { 0 };
 	struct dcbmsg *dm;
@@ -213,12 +213,12 @@ START_TEST(parse_rejects_short_struct)
 	char ten[10] = { 0 };
 
 	nlh->nlmsg_type = RTM_GETDCB;
-	dm = nd_nlmsg_put_extra(nlh, sizeof(*dm));
+	dm = mnl_nlmsg_put_extra_header(nlh, sizeof(*dm));
 	dm->cmd = DCB_CMD_IEEE_GET;
-	nd_nla_put_strz(nlh, DCB_ATTR_IFNAME, "p0");
-	ieee = nd_nla_nest_start(nlh, DCB_ATTR_IEEE);
-	nd_nla_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(ten), ten);
-	nd_nla_nest_end(nlh, ieee);
+	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, "p0");
+	ieee = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(ten), ten);
+	mnl_attr_nest_end(nlh, ieee);
 	ck_assert_int_eq(nd_dcb_parse(nlh, "p0", &dcb, &e), -EBADMSG);
 	ck_assert_str_eq(e.msg, "DCB ETS attribute is 10 bytes, expected 59");
 	nd_dcb_free(&dcb);
@@ -270,8 +270,8 @@ START_TEST(parse_rejects_broken_nest)
 
 	/* find the IEEE nest and make its first child claim more than the nest holds */
 	ieee = (struct nlattr *)((char *)nlh + NLMSG_HDRLEN + 4 + 12);
-	ck_assert_uint_eq(nd_nla_type(ieee), DCB_ATTR_IEEE);
-	((struct nlattr *)nd_nla_data(ieee))->nla_len = 0xfff0;
+	ck_assert_uint_eq(mnl_attr_get_type(ieee), DCB_ATTR_IEEE);
+	((struct nlattr *)mnl_attr_get_payload(ieee))->nla_len = 0xfff0;
 	ck_assert_int_eq(nd_dcb_parse(nlh, "nicsim0", &dcb, &e), -EBADMSG);
 	nd_dcb_free(&dcb);
 }

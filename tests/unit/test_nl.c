@@ -213,6 +213,9 @@ START_TEST(truncated_replies)
 	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, NULL, NULL, &e), -EBADMSG);
 	nlh->nlmsg_len = 4000;	/* longer than the datagram */
 	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, NULL, NULL, &e), -EBADMSG);
+	/* the last message not padded to 4: libmnl's walks would read past the datagram */
+	len = put_msg(0, 78, 0, SEQ, "abc", 3);
+	ck_assert_int_eq(nd_nl_process(buf, len - 1, SEQ, PORTID, NULL, NULL, &e), -EBADMSG);
 	/* an error message too short to hold its code */
 	len = put_msg(0, NLMSG_ERROR, 0, SEQ, "ab", 2);
 	ck_assert_int_eq(nd_nl_process(buf, len, SEQ, PORTID, NULL, NULL, &e), -EBADMSG);
@@ -264,7 +267,7 @@ START_TEST(talk_waits_for_ack)
 	ck_assert_int_eq(nd_nl_open(&nl, NETLINK_ROUTE, &e), 0);
 	for (round = 0; round < 3; round++) {
 		struct nlmsghdr *nlh = nd_nl_msg(&nl, RTM_GETLINK, NLM_F_ACK);
-		struct ifinfomsg *ifi = nd_nlmsg_put_extra(nlh, sizeof(*ifi));
+		struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
 
 		ifi->ifi_index = 1;	/* lo */
 		newlinks = 0;
@@ -274,7 +277,7 @@ START_TEST(talk_waits_for_ack)
 	/* a kernel error comes back as its errno with a sentence */
 	{
 		struct nlmsghdr *nlh = nd_nl_msg(&nl, RTM_GETLINK, NLM_F_ACK);
-		struct ifinfomsg *ifi = nd_nlmsg_put_extra(nlh, sizeof(*ifi));
+		struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
 
 		ifi->ifi_index = 0x7ffffff0;
 		ck_assert_int_eq(nd_nl_talk(&nl, nlh, count_newlink, NULL, &e), -ENODEV);
@@ -284,30 +287,91 @@ START_TEST(talk_waits_for_ack)
 }
 END_TEST
 
+static void put_getlink(struct nlmsghdr *nlh, size_t i, void *data)
+{
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+	(void)data;
+	/* every third a device that does not exist */
+	ifi->ifi_index = i % 3 == 1 ? 0x7ffffff0 : 1;
+}
+
+static int each_newlink(const struct nlmsghdr *nlh, size_t i, void *data, struct nd_err *e)
+{
+	unsigned int *per = data;
+
+	(void)e;
+	ck_assert_uint_eq(nlh->nlmsg_type, RTM_NEWLINK);
+	per[i]++;
+	return 0;
+}
+
 /*
- * The attribute helpers (core/nla.h) against the uapi's own layout macros: what is put is laid
- * out as NLA_HDRLEN/NLA_ALIGN say, walks back the same, each kind is checked as the kernel's
+ * Against the running kernel: requests in libmnl batches (40: three sends), each answered on its
+ * own, a failing one failing alone; the socket is clean after, as a plain talk shows.
+ */
+START_TEST(talk_each_batches)
+{
+	enum { N = 40 };
+	unsigned int per[N] = { 0 };
+	struct nd_err e = { 0 }, errs[N];
+	struct nd_nl nl;
+	int ret[N], i;
+
+	memset(errs, 0, sizeof(errs));
+	ck_assert_int_eq(nd_nl_open(&nl, NETLINK_ROUTE, &e), 0);
+	ck_assert_int_eq(nd_nl_talk_each(&nl, N, RTM_GETLINK, 0, put_getlink, each_newlink, per,
+					 ret, errs, &e), 0);
+	for (i = 0; i < N; i++) {
+		if (i % 3 == 1) {
+			ck_assert_int_eq(ret[i], -ENODEV);
+			ck_assert_msg(strstr(errs[i].msg, "No such device"), "%d: %s", i,
+				      errs[i].msg);
+			ck_assert_uint_eq(per[i], 0);
+		} else {
+			ck_assert_int_eq(ret[i], 0);
+			ck_assert_uint_eq(per[i], 1);
+		}
+	}
+	{
+		struct nlmsghdr *nlh = nd_nl_msg(&nl, RTM_GETLINK, NLM_F_ACK);
+		struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+		ifi->ifi_index = 1;
+		newlinks = 0;
+		ck_assert_int_eq(nd_nl_talk(&nl, nlh, count_newlink, NULL, &e), 0);
+		ck_assert_int_eq(newlinks, 1);
+	}
+	nd_nl_close(&nl);
+}
+END_TEST
+
+/*
+ * Requests built with libmnl in nd_nl_msg's buffer against the uapi's own layout macros: what is
+ * put is laid out as NLA_HDRLEN/NLA_ALIGN say, walks back the same, each kind is checked as the kernel's
  * policy types are, and a walk stops at an attribute that runs past its message or nest.
  */
 START_TEST(attrs_put_walk_check)
 {
-	struct nlmsghdr *nlh = nd_nlmsg_put_header(memset(buf, 0xaa, sizeof(buf)));
+	struct nd_nl nl = { .buf = memset(buf, 0xaa, sizeof(buf)) };
+	/* nd_nl_msg zeroes the request area: libmnl 1.0.4 leaves attribute padding as it was */
+	struct nlmsghdr *nlh = nd_nl_msg(&nl, RTM_GETLINK, 0);
 	const struct nlattr *a, *inner;
 	struct nlattr *nest;
 	unsigned int n = 0, sub = 0;
 	uint32_t want;
 
-	nd_nlmsg_put_extra(nlh, 3);	/* a family header of 3 bytes, padded to 4 */
+	mnl_nlmsg_put_extra_header(nlh, 3);	/* a family header of 3 bytes, padded to 4 */
 	ck_assert_uint_eq(nlh->nlmsg_len, NLMSG_HDRLEN + 4);
-	nd_nla_put_u8(nlh, 1, 7);
-	nd_nla_put_u16(nlh, 2, 0x1234);
-	nd_nla_put_u32(nlh, 3, 0xdeadbeef);
-	nd_nla_put_u64(nlh, 4, UINT64_C(0x0102030405060708));
-	nd_nla_put_strz(nlh, 5, "veth0");
-	nest = nd_nla_nest_start(nlh, 6);
-	nd_nla_put_u32(nlh, 1, 9);
-	nd_nla_put(nlh, 2, 0, NULL);
-	nd_nla_nest_end(nlh, nest);
+	mnl_attr_put_u8(nlh, 1, 7);
+	mnl_attr_put_u16(nlh, 2, 0x1234);
+	mnl_attr_put_u32(nlh, 3, 0xdeadbeef);
+	mnl_attr_put_u64(nlh, 4, UINT64_C(0x0102030405060708));
+	mnl_attr_put_strz(nlh, 5, "veth0");
+	nest = mnl_attr_nest_start(nlh, 6);
+	mnl_attr_put_u32(nlh, 1, 9);
+	mnl_attr_put(nlh, 2, 0, NULL);
+	mnl_attr_nest_end(nlh, nest);
 	want = NLMSG_HDRLEN + 4 + 2 * NLA_ALIGN(NLA_HDRLEN + 1) + NLA_HDRLEN + 4 +
 	       NLA_HDRLEN + 8 + NLA_ALIGN(NLA_HDRLEN + 6) + NLA_HDRLEN + NLA_HDRLEN + 4 +
 	       NLA_HDRLEN;
@@ -316,64 +380,64 @@ START_TEST(attrs_put_walk_check)
 	ck_assert_uint_eq(nest->nla_len, 2 * NLA_HDRLEN + 4 + NLA_HDRLEN);
 	/* padding is zeroed, never the buffer's old bytes */
 	ck_assert_uint_eq(((unsigned char *)buf)[NLMSG_HDRLEN + 4 + NLA_HDRLEN + 1], 0);
-	nd_nla_for_each(a, nlh, 3) {
+	nd_nl_attr_for_each(a, nlh, 3) {
 		n++;
-		switch (nd_nla_type(a)) {
+		switch (mnl_attr_get_type(a)) {
 		case 1:
-			ck_assert(nd_nla_check(a, ND_NLA_U8) && !nd_nla_check(a, ND_NLA_U16));
-			ck_assert_uint_eq(nd_nla_u8(a), 7);
+			ck_assert(nd_nl_attr_is(a, MNL_TYPE_U8) && !nd_nl_attr_is(a, MNL_TYPE_U16));
+			ck_assert_uint_eq(mnl_attr_get_u8(a), 7);
 			break;
 		case 2:
-			ck_assert(nd_nla_check(a, ND_NLA_U16) && !nd_nla_check(a, ND_NLA_U32));
-			ck_assert_uint_eq(nd_nla_u16(a), 0x1234);
+			ck_assert(nd_nl_attr_is(a, MNL_TYPE_U16) && !nd_nl_attr_is(a, MNL_TYPE_U32));
+			ck_assert_uint_eq(mnl_attr_get_u16(a), 0x1234);
 			break;
 		case 3:
-			ck_assert(nd_nla_check(a, ND_NLA_U32) && !nd_nla_check(a, ND_NLA_U64));
-			ck_assert_uint_eq(nd_nla_u32(a), 0xdeadbeef);
+			ck_assert(nd_nl_attr_is(a, MNL_TYPE_U32) && !nd_nl_attr_is(a, MNL_TYPE_U64));
+			ck_assert_uint_eq(mnl_attr_get_u32(a), 0xdeadbeef);
 			break;
 		case 4:
-			ck_assert(nd_nla_check(a, ND_NLA_U64) && !nd_nla_check(a, ND_NLA_U32));
-			ck_assert(nd_nla_u64(a) == UINT64_C(0x0102030405060708));
+			ck_assert(nd_nl_attr_is(a, MNL_TYPE_U64) && !nd_nl_attr_is(a, MNL_TYPE_U32));
+			ck_assert(mnl_attr_get_u64(a) == UINT64_C(0x0102030405060708));
 			break;
 		case 5:
-			ck_assert(nd_nla_check(a, ND_NLA_NUL_STRING) &&
-				  nd_nla_check(a, ND_NLA_STRING));
-			ck_assert_str_eq(nd_nla_str(a), "veth0");
+			ck_assert(nd_nl_attr_is(a, MNL_TYPE_NUL_STRING) &&
+				  nd_nl_attr_is(a, MNL_TYPE_STRING));
+			ck_assert_str_eq(mnl_attr_get_str(a), "veth0");
 			break;
 		case 6:
-			ck_assert(nd_nla_check(a, ND_NLA_NESTED));
-			nd_nla_for_each_nested(inner, a) {
+			ck_assert(nd_nl_attr_is(a, MNL_TYPE_NESTED));
+			mnl_attr_for_each_nested(inner, a) {
 				sub++;
-				ck_assert(nd_nla_type(inner) != 2 ||
-					  (nd_nla_len(inner) == 0 &&
-					   !nd_nla_check(inner, ND_NLA_STRING) &&
-					   !nd_nla_check(inner, ND_NLA_NUL_STRING)));
+				ck_assert(mnl_attr_get_type(inner) != 2 ||
+					  (mnl_attr_get_payload_len(inner) == 0 &&
+					   !nd_nl_attr_is(inner, MNL_TYPE_STRING) &&
+					   !nd_nl_attr_is(inner, MNL_TYPE_NUL_STRING)));
 			}
 			break;
 		default:
-			ck_abort_msg("attribute type %u", nd_nla_type(a));
+			ck_abort_msg("attribute type %u", mnl_attr_get_type(a));
 		}
 	}
 	ck_assert_uint_eq(n, 6);
 	ck_assert_uint_eq(sub, 2);
 	/* a string without its NUL, a nest of 2 bytes: refused */
-	nlh = nd_nlmsg_put_header(buf);
-	nd_nla_put(nlh, 1, 3, "abc");
-	nd_nla_put(nlh, 2, 2, "xy");
-	a = nd_nlmsg_attrs(nlh, 0);
-	ck_assert(!nd_nla_check(a, ND_NLA_NUL_STRING) && nd_nla_check(a, ND_NLA_STRING));
-	ck_assert(!nd_nla_check(nd_nla_next(a), ND_NLA_NESTED));
+	nlh = mnl_nlmsg_put_header(buf);
+	mnl_attr_put(nlh, 1, 3, "abc");
+	mnl_attr_put(nlh, 2, 2, "xy");
+	a = mnl_nlmsg_get_payload_offset(nlh, 0);
+	ck_assert(!nd_nl_attr_is(a, MNL_TYPE_NUL_STRING) && nd_nl_attr_is(a, MNL_TYPE_STRING));
+	ck_assert(!nd_nl_attr_is(mnl_attr_next(a), MNL_TYPE_NESTED));
 	/* the second attribute claims more than the message holds: the walk ends before it */
-	((struct nlattr *)nd_nla_next(a))->nla_len = 64;
+	((struct nlattr *)mnl_attr_next(a))->nla_len = 64;
 	n = 0;
-	nd_nla_for_each(a, nlh, 0)
+	nd_nl_attr_for_each(a, nlh, 0)
 		n++;
 	ck_assert_uint_eq(n, 1);
 	/* a message whose length is short of its aligned end bounds the walk by its length */
 	nlh->nlmsg_len -= 1;
-	((struct nlattr *)nd_nla_next(nd_nlmsg_attrs(nlh, 0)))->nla_len = 8;
+	((struct nlattr *)mnl_attr_next(mnl_nlmsg_get_payload_offset(nlh, 0)))->nla_len = 8;
 	n = 0;
-	nd_nla_for_each(a, nlh, 0)
+	nd_nl_attr_for_each(a, nlh, 0)
 		n++;
 	ck_assert_uint_eq(n, 1);
 }
@@ -398,6 +462,7 @@ Suite *suite_nl(void)
 	tcase_add_test(tc, callback_error_stops);
 	tcase_add_test(tc, err_wrap_keeps_reason);
 	tcase_add_test(tc, talk_waits_for_ack);
+	tcase_add_test(tc, talk_each_batches);
 	tcase_add_test(tc, attrs_put_walk_check);
 	suite_add_tcase(s, tc);
 	return s;

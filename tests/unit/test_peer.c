@@ -576,11 +576,11 @@ static struct nlmsghdr *dcb_reply(void *buf, uint8_t cmd)
 	struct dcbmsg *dm;
 
 	memset(buf, 0, 4096);
-	nlh = nd_nlmsg_put_header(buf);
+	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = RTM_GETDCB;
-	dm = nd_nlmsg_put_extra(nlh, sizeof(*dm));
+	dm = mnl_nlmsg_put_extra_header(nlh, sizeof(*dm));
 	dm->cmd = cmd;
-	nd_nla_put_strz(nlh, DCB_ATTR_IFNAME, "eth2");
+	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, "eth2");
 	return nlh;
 }
 
@@ -603,16 +603,16 @@ START_TEST(test_dcbnl_peer)
 
 	memset(&p, 0, sizeof(p));
 	nlh = dcb_reply(buf, DCB_CMD_IEEE_GET);
-	nest = nd_nla_nest_start(nlh, DCB_ATTR_IEEE);
-	nd_nla_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);		/* its own, not the peer's */
-	nd_nla_put(nlh, DCB_ATTR_IEEE_PEER_ETS, sizeof(ets), &ets);
-	nd_nla_put(nlh, DCB_ATTR_IEEE_PEER_PFC, sizeof(pfc), &pfc);
-	t = nd_nla_nest_start(nlh, DCB_ATTR_IEEE_PEER_APP);
-	nd_nla_put(nlh, DCB_ATTR_IEEE_APP, sizeof(apps[0]), &apps[0]);
-	nd_nla_put(nlh, DCB_ATTR_IEEE_APP, sizeof(apps[1]), &apps[1]);
-	nd_nla_put(nlh, DCB_ATTR_IEEE_APP, 2, &apps[1]);		/* short: passed over */
-	nd_nla_nest_end(nlh, t);
-	nd_nla_nest_end(nlh, nest);
+	nest = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);		/* its own, not the peer's */
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_PEER_ETS, sizeof(ets), &ets);
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_PEER_PFC, sizeof(pfc), &pfc);
+	t = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE_PEER_APP);
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(apps[0]), &apps[0]);
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, sizeof(apps[1]), &apps[1]);
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_APP, 2, &apps[1]);		/* short: passed over */
+	mnl_attr_nest_end(nlh, t);
+	mnl_attr_nest_end(nlh, nest);
 	ck_assert_int_eq(peer_dcbnl_parse(nlh, DCB_CMD_IEEE_GET, &p), 1);
 	ck_assert(p.ets.present && p.ets.willing);
 	ck_assert_int_eq(p.ets.prio_tc[3], 3);
@@ -626,14 +626,14 @@ START_TEST(test_dcbnl_peer)
 	ck_assert(p.app[1].sel == ND_APP_SEL_UDP && p.app[1].protocol == 4791);
 
 	nlh = dcb_reply(buf, DCB_CMD_CEE_GET);
-	nest = nd_nla_nest_start(nlh, DCB_ATTR_CEE);
-	nd_nla_put(nlh, DCB_ATTR_CEE_PEER_PG, sizeof(pg), &pg);
-	nd_nla_put(nlh, DCB_ATTR_CEE_PEER_PFC, sizeof(cpfc), &cpfc);
-	t = nd_nla_nest_start(nlh, DCB_ATTR_CEE_PEER_APP_TABLE);
-	nd_nla_put(nlh, DCB_ATTR_CEE_PEER_APP_INFO, sizeof(info), &info);
-	nd_nla_put(nlh, DCB_ATTR_CEE_PEER_APP, sizeof(capp), &capp);
-	nd_nla_nest_end(nlh, t);
-	nd_nla_nest_end(nlh, nest);
+	nest = mnl_attr_nest_start(nlh, DCB_ATTR_CEE);
+	mnl_attr_put(nlh, DCB_ATTR_CEE_PEER_PG, sizeof(pg), &pg);
+	mnl_attr_put(nlh, DCB_ATTR_CEE_PEER_PFC, sizeof(cpfc), &cpfc);
+	t = mnl_attr_nest_start(nlh, DCB_ATTR_CEE_PEER_APP_TABLE);
+	mnl_attr_put(nlh, DCB_ATTR_CEE_PEER_APP_INFO, sizeof(info), &info);
+	mnl_attr_put(nlh, DCB_ATTR_CEE_PEER_APP, sizeof(capp), &capp);
+	mnl_attr_nest_end(nlh, t);
+	mnl_attr_nest_end(nlh, nest);
 	ck_assert_int_eq(peer_dcbnl_parse(nlh, DCB_CMD_CEE_GET, &p), 1);
 	ck_assert(p.cee.present && p.cee.pg_hdr.present && p.cee.pg_hdr.willing);
 	ck_assert_int_eq(p.cee.pgid[3], 1);
@@ -659,10 +659,10 @@ START_TEST(test_dcbnl_peer)
 	/* a reply with no peer attribute (mlx5, ice): nothing; a reply that is none: refused */
 	memset(&p, 0, sizeof(p));
 	nlh = dcb_reply(buf, DCB_CMD_IEEE_GET);
-	nest = nd_nla_nest_start(nlh, DCB_ATTR_IEEE);
-	nd_nla_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);
-	nd_nla_put(nlh, DCB_ATTR_IEEE_PEER_PFC, 3, &pfc);		/* short: passed over */
-	nd_nla_nest_end(nlh, nest);
+	nest = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(pfc), &pfc);
+	mnl_attr_put(nlh, DCB_ATTR_IEEE_PEER_PFC, 3, &pfc);		/* short: passed over */
+	mnl_attr_nest_end(nlh, nest);
 	ck_assert_int_eq(peer_dcbnl_parse(nlh, DCB_CMD_IEEE_GET, &p), 0);
 	ck_assert(!p.pfc.present);
 	nlh->nlmsg_type = RTM_NEWLINK;

@@ -49,11 +49,15 @@ one_wait() {
 # a frame cut short (a port ID longer than what follows): not heard, the decoder's reason
 # kept, the wait runs out
 bad_frame() {
-	local out
-	python3 -c 'import socket, time
+	local out i ready=$ND_OUT/bad-frame.sending
+	# the listener starts once the sender sends (python's start under a loaded TCG host has
+	# taken longer than the listener's one-second wait)
+	python3 -c 'import socket, sys, time
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW); s.bind(("pb0", 0))
 f = bytes.fromhex("0180c200000e02000000beef88cc020704a088c201020304050570")
-for _ in range(30): s.send(f); time.sleep(0.05)' &
+s.send(f); open(sys.argv[1], "w").close()
+for _ in range(40): s.send(f); time.sleep(0.05)' "$ready" &
+	for i in $(seq 200); do [ -e "$ready" ] && break; sleep 0.1; done
 	out=$("$ND" show -j --peer-wait 1 pa0)
 	wait
 	echo "$out" | jq -e '.[0].peer | .heard == false and .bad_frames > 0 and
