@@ -12,7 +12,7 @@
  *   sim_value, sim_cdf, sim_scenario_check, sim_scenario
  *                  the scenario: values with units, flow-size CDFs, defaults, checks and
  *                  names, and the YAML schema
- *   sim_core       event pushes, packets, queues, a port's transmitter, and sim_kick, which
+ *   sim_tx         event pushes, packets, queues, a port's transmitter, and sim_kick, which
  *                  reaches a node through its struct sim_node_ops (as net_device_ops)
  *   sim_pfc, sim_ib, sim_ecn, sim_dcqcn
  *                  the flow-control and congestion parts; they never name a node kind: a port

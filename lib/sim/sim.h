@@ -373,7 +373,7 @@ double sim_cdf_sample(const struct nd_cdf_point *pts, size_t n, double u);
 unsigned int sim_topo_hosts(const struct nd_sim_topo *t);
 
 /*
- * sim_core.c: events, packets, queues, transmitters; nodes only through their ops. The queue
+ * sim_tx.c: events, packets, queues, transmitters; nodes only through their ops. The queue
  * and wire-time helpers are here, inline (as the kernel's skb queue ones): they run per packet
  * in every file above, and calls to them cost 1.5 % of a run.
  */

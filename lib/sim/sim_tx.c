@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * What every part of the model shares: event pushes, the packet pool, a port's transmitter
- * (store and forward: a packet reaches the next node once its last bit has crossed the link),
- * and the FIFO queues, inline in sim.h. A node is reached only through its struct sim_node_ops,
- * so the parts and node kinds above call down into this file and never the other way.
+ * Sending, which every part of the model shares: event pushes, the packet pool, a port's
+ * transmitter (store and forward: a packet reaches the next node once its last bit has crossed
+ * the link) and sim_kick; the FIFO queues are inline in sim.h. A node is reached only through
+ * its struct sim_node_ops, so the parts and node kinds above call down into this file and never
+ * the other way.
  */
 #include <errno.h>
 #include <stdlib.h>
