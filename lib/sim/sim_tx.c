@@ -2,14 +2,14 @@
 /*
  * Sending, which every part of the model shares: event pushes, the packet pool, a port's
  * transmitter (store and forward: a packet reaches the next node once its last bit has crossed
- * the link) and sim_kick; the FIFO queues are inline in sim.h. A node is reached only through
+ * the link) and sim_kick; the FIFO queues are inline in sim_core.h. A node is reached only through
  * its struct sim_node_ops, so the parts and node kinds above call down into this file and never
  * the other way.
  */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "sim.h"
+#include "sim_core.h"
 
 #define PKT_POOL_START 4096
 

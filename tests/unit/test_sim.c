@@ -235,7 +235,7 @@ START_TEST(test_event_order)
 			ck_assert_uint_ge(ev.t, last_t);
 			/*
 			 * equal times come out in push order; a tie with an event that waited in
-			 * the far heap need not (sim.h), and this seed's 3 ms pushes meet none
+			 * the far heap need not (sim_core.h), and this seed's 3 ms pushes meet none
 			 */
 			if (ev.t == last_t && popped)
 				ck_assert_uint_gt(ev.ref, last_ref);

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * The event queue and the simulator's random numbers. Events are 16 bytes in arrays that only
- * grow (no malloc per event): a timing wheel for the next 67 us, where nearly every event lands
- * (a bucket per 4 ns, a list of chunks of seven events, a bitmap to find the next one; a bucket
- * is sorted once, when the clock reaches it), and a 4-ary min-heap for what lies further. Equal
- * times pop in an order fixed by the pushes, so a run is a function of its seed.
+ * The simulator's core (its types are sim_core.h's), below every other file of lib/sim/: the
+ * event queue and the random numbers. Events are 16 bytes in arrays that only grow (no malloc
+ * per event): a timing wheel for the next 67 us, where nearly every event lands (a bucket per
+ * 4 ns, a list of chunks of seven events, a bitmap to find the next one; a bucket is sorted
+ * once, when the clock reaches it), and a 4-ary min-heap for what lies further. Equal times pop
+ * in an order fixed by the pushes, so a run is a function of its seed.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim.h"
+#include "sim_core.h"
 
 /*
  * Heap entry k lives at ev[k + PAD]: the four children of k (4k+1..4k+4) then sit at
