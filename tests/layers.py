@@ -4,7 +4,9 @@
 
 A module is a folder of lib/. A file may include the internal headers of its own module and of
 modules on lower floors only, and (checked on the objects when a build directory is given) call
-or reference only those. No two files call each other round a circle, inside a module or across.
+or reference only those. No files use each other round a circle, inside a module or across,
+read as a reader from outside reads them: a header and the .c file of the same base name are one
+node (sim.h with sim.c), and an include is a use as much as a call is.
 Run by `make unit`:  tests/layers.py [BUILD_DIR]. The module graph: --graph (DOT), --text (the
 picture in HACKING.md, which this check keeps current).
 """
@@ -23,6 +25,10 @@ FLOORS = [
 	['triage', 'sim', 'stress'],
 ]
 FLOOR = {m: i for i, row in enumerate(FLOORS) for m in row}
+# Modules whose files still use each other round a circle, read as one node a header and its .c
+# (found when that reading came in; lib/sim was untangled then): said, not failed, until whoever
+# works there next breaks it. One listed here with no circle left is a problem: take it off.
+CIRCLES_LEFT = {'core', 'profile', 'apply', 'doctor', 'triage'}
 GENERATED = {'datadir.h', 'ctr_maps_builtin.h'}	# written into the build directory by make
 
 
@@ -30,14 +36,18 @@ def module_of(path):
 	return path.split('/')[1]
 
 
+def node_of(path):
+	"""A header and the .c file of the same base name are one node: lib/sim/sim.h, sim.c."""
+	return os.path.splitext(path)[0]
+
+
 def include_edges(problems):
-	"""(from module, to module, where) for every include of another module's header."""
+	"""(from file, header included, where) for every include of a header in lib/."""
 	headers = {}
 	for h in glob.glob('lib/*/*.h'):
 		headers.setdefault(os.path.basename(h), module_of(h))
 	edges = []
 	for f in sorted(glob.glob('lib/*/*.[ch]')):
-		own = module_of(f)
 		for n, line in enumerate(open(f), 1):
 			m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
 			if not m:
@@ -46,19 +56,18 @@ def include_edges(problems):
 			if os.path.exists(f'include/{inc}') or inc in GENERATED:
 				continue	# the public API (include/) or made by make: no module
 			if '/' in inc:
-				to = inc.split('/')[0]
-				if not os.path.exists(f'lib/{inc}'):
+				to = f'lib/{inc}'
+				if not os.path.exists(to):
 					problems.append(f'{f}:{n}: includes "{inc}", which is not in lib/')
 					continue
 			elif os.path.exists(os.path.join(os.path.dirname(f), inc)):
-				to = own
+				to = os.path.join(os.path.dirname(f), inc)
 			else:
 				problems.append(f'{f}:{n}: includes "{inc}": name another module\'s header '
 						f'as "MODULE/{inc}"' if inc in headers else
 						f'{f}:{n}: includes "{inc}", which is not in lib/')
 				continue
-			if to != own:
-				edges.append((own, to, f'{f}:{n}'))
+			edges.append((f, to, f'{f}:{n}'))
 	return edges
 
 
@@ -146,19 +155,33 @@ def main():
 		problems.append(f'lib/{m}/ is on no floor: add it to FLOORS in {sys.argv[0]}')
 	for m in sorted(set(FLOOR) - folders):
 		problems.append(f'FLOORS names {m}, which is not a folder of lib/')
-	edges = include_edges(problems)
+	inc = include_edges(problems)
+	edges = [(module_of(a), module_of(b), where) for a, b, where in inc
+		 if module_of(a) != module_of(b)]
 	why = collections.defaultdict(list)
 	for a, b, where in edges:
 		why[(a, b)].append(f'includes in {where}')
+	uses = [(node_of(a), node_of(b)) for a, b, _ in inc]
 	n_sym = 0
 	if args:
 		sym = symbol_edges(args[0])
 		n_sym = len(sym)
 		for a, b, s in sym:
 			why[(module_of(a), module_of(b))].append(f'{a} uses {s} of {b}')
-		for c in circles({a for a, _, _ in sym} | {b for _, b, _ in sym},
-				 [(a, b) for a, b, _ in sym]):
-			problems.append('files call each other round a circle: ' + ' '.join(c))
+		uses += [(node_of(a), node_of(b)) for a, b, _ in sym]
+	uses = [(a, b) for a, b in uses if a != b]
+	left, notes = set(), []
+	for c in circles({a for a, _ in uses} | {b for _, b in uses}, uses):
+		mods = {module_of(n) for n in c}
+		if len(mods) == 1 and mods <= CIRCLES_LEFT:
+			left |= mods
+			notes.append(f'a circle left in {module_of(c[0])} (CIRCLES_LEFT): ' + ' '.join(c))
+			continue
+		problems.append('files use each other round a circle (a header and its .c one node; '
+				'includes and calls): ' + ' '.join(c))
+	if args:
+		for m in sorted(CIRCLES_LEFT - left):
+			problems.append(f'{m} has no circle left: take it off CIRCLES_LEFT')
 	for (a, b), w in sorted(why.items()):
 		if a == b:
 			continue
@@ -182,7 +205,7 @@ def main():
 			print(f'\t{a} -> {b};')
 		print('}')
 		return 0
-	for p in problems:
+	for p in notes + problems:
 		print(f'layers: {p}')
 	mods = {k for k in why if k[0] != k[1]}
 	print(f'layers: {len(folders)} modules on {len(FLOORS)} floors, {len(mods)} module arrows '

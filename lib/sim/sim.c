@@ -6,13 +6,13 @@
  * duration, and turn the state into a report. The loop is the hot path: a pop, a switch on the
  * event's kind, and the handler's pushes.
  *
- * Files call only down this list, lowest first (sim.h declares them in this order; sim_value.h
- * has sim_value's):
- *   sim_event      the event queue and random numbers
- *   sim_value, sim_cdf, sim_scenario_check, sim_scenario
+ * Files call and include only down this list, lowest first (sim_core.h declares them in this
+ * order, sim_value.h sim_value's, sim.h this file's, which no other file includes):
+ *   sim_core       the types, the event queue and random numbers
+ *   sim_value, sim_cdf, sim_scenario_check, sim_scenario, sim_nic
  *                  the scenario: values with units, flow-size CDFs, defaults, checks and
- *                  names, and the YAML schema
- *   sim_core       event pushes, packets, queues, a port's transmitter, and sim_kick, which
+ *                  names, the YAML schema, and DCQCN from a host's NIC
+ *   sim_tx         event pushes, packets, queues, a port's transmitter, and sim_kick, which
  *                  reaches a node through its struct sim_node_ops (as net_device_ops)
  *   sim_pfc, sim_ib, sim_ecn, sim_dcqcn
  *                  the flow-control and congestion parts; they never name a node kind: a port

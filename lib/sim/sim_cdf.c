@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "sim.h"
+#include "sim_core.h"
 
 #define CDF_MAX_POINTS 1000
 #define CDF_MAX_BYTES (64 * 1024)

@@ -21,7 +21,7 @@
  * The state changes are plain functions (the unit tests step them); the rest wires them to
  * timers. Timers run only while the flow is below line rate.
  */
-#include "sim.h"
+#include "sim_core.h"
 
 void sim_dcqcn_init(struct sim_dcqcn *cc, const struct nd_sim_dcqcn *p, double line_bps)
 {

@@ -4,7 +4,7 @@
  * queue it actually waited in), and the notification point at the receiving NIC, which turns
  * marks into at most one CNP per flow per interval N (the NIC sends it).
  */
-#include "sim.h"
+#include "sim_core.h"
 
 bool sim_ecn_mark(struct sim *s, uint64_t q)
 {

@@ -8,7 +8,7 @@
  * progress. A flow completes when the sender sees its last ACK (HPCC's FCT). The network reaches
  * it through sim_host_ops.
  */
-#include "sim.h"
+#include "sim_core.h"
 
 static bool has_data(const struct sim_flow *f)
 {

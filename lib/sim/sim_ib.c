@@ -7,7 +7,7 @@
  * port has something to send and no credit is its credit wait (PortXmitWait). Host receivers
  * drain at line rate and always have room; control packets ride a VL with credit to spare.
  */
-#include "sim.h"
+#include "sim_core.h"
 
 #define IB_MOD 4096u
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "sim.h"
+#include "sim_core.h"
 
 /*
  * The link's events, most of the loop's, reach the node through its ops; the two kinds there are

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "sim.h"
 
 enum nic_unit {
 	NIC_MEGA,	/* us -> ps, Mb/s -> bit/s: both times a million */

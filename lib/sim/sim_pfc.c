@@ -11,7 +11,7 @@
  * cable, and the upstream's response time: the terms of the basic headroom model. It lasts
  * quanta x 512 bit times unless refreshed (at half time while the PG stays over) or resumed.
  */
-#include "sim.h"
+#include "sim_core.h"
 
 #define PFC_FRAME 64
 

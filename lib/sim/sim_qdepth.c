@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "sim.h"
+#include "sim_core.h"
 
 /* Before port @pi's data queue changes: the time since the last change goes to its depth. */
 void sim_qdepth_note(struct sim *s, uint32_t pi)

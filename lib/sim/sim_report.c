@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "sim.h"
+#include "sim_core.h"
 
 #define EVIDENCE_MAX 16
 

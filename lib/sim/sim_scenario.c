@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "sim.h"
+#include "sim_core.h"
 #include "sim_value.h"
 
 #define SCENARIO_MAX_BYTES (256 * 1024)

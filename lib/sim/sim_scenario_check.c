@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "sim.h"
+#include "sim_core.h"
 
 static const char *const fabric_names[ND_FABRIC_COUNT] = {
 	[ND_FABRIC_ROCE] = "roce",

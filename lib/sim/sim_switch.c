@@ -4,7 +4,7 @@
  * buffer), routing (one switch, or leaf-spine with ECMP by a per-flow hash), an egress queue per
  * class, and dequeue with ECN marking.
  */
-#include "sim.h"
+#include "sim_core.h"
 
 static uint32_t ecmp(const struct sim *s, uint32_t node, uint32_t hash)
 {

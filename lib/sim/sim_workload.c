@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "sim.h"
+#include "sim_core.h"
 
 #define SEED_WORKLOAD 0x776f726bULL	/* "work" */
 #define SERIES_MAX (1u << 24)		/* samples in all: 128 MiB of doubles */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "nodrop.h"
-#include "sim/sim.h"
+#include "sim/sim_core.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
