@@ -92,8 +92,10 @@ help:
 	@echo "make report-check nodrop report's HTML in headless Chromium (DOM, network log, screenshots)"
 	@echo "make unit         Check suites under ASan/UBSan, the GPU suite on the CUDA double, tests/cli.sh,"
 	@echo "                  tests/layers.py (module floors), tests/api.sh (exports, headers, pkg-config),"
-	@echo "                  completion, promtool rule tests, systemd-analyze of the units"
-	@echo "make quick        the inner loop: build, the Check suites (ASan/UBSan), tests/cli.sh"
+	@echo "                  completion, promtool rule tests, systemd-analyze of the units,"
+	@echo "                  no source over 800 lines (tests/long-files.sh)"
+	@echo "make quick        the inner loop: build, the Check suites (ASan/UBSan), tests/cli.sh,"
+	@echo "                  no source over 800 lines"
 	@echo "make valgrind     tests/cli.sh with every run under valgrind"
 	@echo "make vm           the real-kernel VM scenarios (one and two guests), then make oracle N=$(ORACLE_N)"
 	@echo "make oracle       the property tier: N random cases (default $(ORACLE_N)) with SEED (default new),"
@@ -321,9 +323,10 @@ unit: deps-check $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so $(B)/libnodrop.so
 	@sed 's/^/prometheus rules: /' $(B)/prometheus.log | tail -1
 	$(Q)tests/units.sh $(B) >$(B)/units.log || { grep -v '^ok' $(B)/units.log; exit 1; }
 	@grep -o 'nodrop-[^ ]*: exposure [0-9.]* [A-Z]*' $(B)/units.log | sed 's/^/units: /'
+	$(Q)tests/long-files.sh
 
-# The inner loop: what changed built (on every core), the Check suites under ASan/UBSan and the
-# CLI tier; `make check` runs everything.
+# The inner loop: what changed built (on every core), the Check suites under ASan/UBSan, the
+# CLI tier and no source over 800 lines (tests/long-files.sh); `make check` runs everything.
 .PHONY: quick
 quick: deps-check
 	$(Q)$(MAKE) --no-print-directory -j$$(nproc) $(B)/san/unit $(B)/nodrop $(B)/libfakecuda.so
@@ -333,6 +336,7 @@ quick: deps-check
 	@tail -1 $(B)/quick-unit.log | sed 's/^/  unit: /'
 	$(Q)tests/cli.sh $(B)/nodrop >$(B)/quick-cli.log || { grep -v '^ok' $(B)/quick-cli.log; exit 1; }
 	@tail -1 $(B)/quick-cli.log | sed 's/^/  cli: /'
+	$(Q)tests/long-files.sh
 
 valgrind: deps-check $(B)/nodrop
 	$(Q)ND_VALGRIND=1 tests/cli.sh $(B)/nodrop

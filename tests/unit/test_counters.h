@@ -11,6 +11,7 @@ TCase *tcase_counters_diff(void);
 TCase *tcase_counters_build(void);
 TCase *tcase_counters_netlink(void);
 TCase *tcase_counters_cli(void);
+TCase *tcase_counters_drivers(void);
 
 /* The maps the project ships (data/counters, next to the fixtures). */
 const char *unit_counter_maps(void);

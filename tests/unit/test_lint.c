@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Lints: one clean port that breaks no rule, then each rule broken on purpose. */
+/*
+ * Lints of a port (lib/apply/lint.c): one clean port that breaks no rule, then each rule broken
+ * on purpose. Those across the cable are in test_lint_peer.c.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -7,6 +10,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "test_lint.h"
 #include "unit.h"
 
 static struct dcb_app apps[ND_DSCP_MAX];
@@ -27,7 +31,7 @@ static void add_param(struct nd_ecn *ecn, const char *name, uint32_t value)
  * The recommended ConnectX RoCE set-up: RoCE ToS 106 (DSCP 26) -> priority 3 with PFC, its own
  * receive buffer, cable length 7 m; CNPs DSCP 48 -> priority 6 in a strict TC; ECN on for 3.
  */
-static void clean_port(struct nd_port *p)
+void lint_clean_port(struct nd_port *p)
 {
 	struct nd_dcb *dcb = &p->dcb;
 	unsigned int i;
@@ -118,10 +122,6 @@ static void clean_profile(struct nd_profile *prof)
 	give(prof, ND_F_MTU, 11);
 }
 
-struct run {
-	struct nd_lint *v;
-	int n;
-};
 
 static struct run lint(const struct nd_port *p, const struct nd_profile *prof)
 {
@@ -186,7 +186,7 @@ START_TEST(clean_port_has_no_lints)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	r = lint(&p, NULL);
 	ck_assert_int_eq(r.n, 0);
 	ck_assert_ptr_null(r.v);
@@ -208,7 +208,7 @@ START_TEST(port_without_dcb_or_rdma)
 	r = lint(&p, NULL);
 	ck_assert_int_eq(r.n, 0);
 	/* an InfiniBand port has no RoCE to follow */
-	clean_port(&p);
+	lint_clean_port(&p);
 	strcpy(p.rdma[0].link_layer, "InfiniBand");
 	p.link.mtu = 2044;
 	r = lint(&p, NULL);
@@ -223,7 +223,7 @@ START_TEST(roce_prio_without_pfc)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	/* DSCP 10 -> priority 1 on mlx5's default map: no PFC there */
 	p.rdma[0].roce.tos = 40;
 	p.ecn.rp_en |= 1 << 1;
@@ -250,7 +250,7 @@ START_TEST(roce_dscp_unmapped)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	/* only DSCP 26 and 48 mapped; ToS 0 is the kernel default when rdma_cm has no group */
 	apps[0] = (struct dcb_app){ IEEE_8021QAZ_APP_SEL_DSCP, 3, 26 };
 	apps[1] = (struct dcb_app){ IEEE_8021QAZ_APP_SEL_DSCP, 6, 48 };
@@ -273,7 +273,7 @@ START_TEST(roce_trust_pcp)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.dcb.n_apps = 0;
 	r = lint(&p, NULL);
 	l = just(&r, "roce-prio-not-lossless", 1);
@@ -292,7 +292,7 @@ START_TEST(ecn_only_design)
 	struct run r;
 
 	/* no PFC anywhere, ECN on: a deliberate lossy design, not a fault */
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.dcb.pfc.pfc_en = 0;
 	r = lint(&p, NULL);
 	ck_assert_int_eq(r.n, 0);
@@ -317,7 +317,7 @@ START_TEST(ecn_off_on_roce_prio)
 	char want[256];
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.ecn.rp_en = 1 << 5;
 	r = lint(&p, NULL);
 	l = just(&r, "ecn-not-on-lossless", 1);
@@ -326,7 +326,7 @@ START_TEST(ecn_off_on_roce_prio)
 			 "priority-3 traffic and keeps sending at line rate");
 	free(r.v);
 	/* the NP enable is port-wide: any bit turns it on for priority 3 too */
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.ecn.np_en = 1 << 5;
 	r = lint(&p, NULL);
 	ck_assert_int_eq(r.n, 0);
@@ -357,7 +357,7 @@ START_TEST(ecn_not_checkable)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.ecn.backend = ND_ECN_MLX5_DEBUGFS;
 	p.ecn.have_enable = false;
 	snprintf(p.ecn.note, sizeof(p.ecn.note), "upstream mlx5 has no per-priority ECN enable");
@@ -384,7 +384,7 @@ START_TEST(cnp_shares_data_prio)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.ecn.params[2].value = 3;	/* np_cnp_prio */
 	r = lint(&p, NULL);
 	l = just(&r, "cnp-prio-lossy-or-shared", 1);
@@ -393,7 +393,7 @@ START_TEST(cnp_shares_data_prio)
 			 "data (priorities 3): they wait behind the congestion they report");
 	free(r.v);
 	/* the CNP DSCP classifies CNPs into the data priority at the receiver */
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.ecn.params[1].value = 26;	/* np_cnp_dscp */
 	r = lint(&p, NULL);
 	l = just(&r, "cnp-prio-lossy-or-shared", 1);
@@ -410,7 +410,7 @@ START_TEST(cnp_not_strict)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.dcb.ets.tc_tsa[6] = IEEE_8021QAZ_TSA_ETS;
 	r = lint(&p, NULL);
 	l = just(&r, "cnp-prio-lossy-or-shared", 1);
@@ -427,7 +427,7 @@ START_TEST(cnp_prio_mode)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	add_param(&p.ecn, "np_cnp_prio_mode", 1);
 	r = lint(&p, NULL);
 	l = just(&r, "cnp-prio-lossy-or-shared", 1);
@@ -450,7 +450,7 @@ START_TEST(cnp_from_profile)
 	struct run r;
 
 	/* a backend that shows no CNP settings: the profile's value is judged */
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.ecn.n_params = 0;
 	clean_profile(&prof);
 	prof.cnp_prio = 3;
@@ -472,7 +472,7 @@ START_TEST(mtu_below_roce_mtu)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.link.mtu = 4191;
 	clean_profile(&prof);
 	prof.mtu = 4191;
@@ -499,7 +499,7 @@ START_TEST(mtu_caps_roce)
 	struct run r;
 
 	/* a live port at MTU 1500: the kernel already runs RoCE at 1024 */
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.link.mtu = 1500;
 	p.rdma[0].active_mtu = 1024;
 	r = lint(&p, NULL);
@@ -523,7 +523,7 @@ START_TEST(trust_pcp_with_map)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	clean_profile(&prof);
 	prof.trust = ND_TRUST_PCP;
 	r = lint(&p, &prof);
@@ -547,7 +547,7 @@ START_TEST(pfc_buffer_zero)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.dcb.buffer.buffer_size[1] = 0;
 	r = lint(&p, NULL);
 	l = just(&r, "pfc-buffer", 1);
@@ -568,7 +568,7 @@ START_TEST(pfc_buffer_shared_with_lossy)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.dcb.buffer.prio2buffer[3] = 0;
 	r = lint(&p, NULL);
 	l = just(&r, "pfc-buffer", 1);
@@ -577,7 +577,7 @@ START_TEST(pfc_buffer_shared_with_lossy)
 			 "PAUSE cannot stop it");
 	free(r.v);
 	/* PFC priorities may share a buffer among themselves */
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.dcb.pfc.pfc_en |= 1 << 4;
 	p.dcb.buffer.prio2buffer[4] = 1;
 	r = lint(&p, NULL);
@@ -591,7 +591,7 @@ START_TEST(cable_length_unset)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.dcb.pfc.delay = 0;
 	r = lint(&p, NULL);
 	l = just(&r, "cable-length-unset", 1);
@@ -603,7 +603,7 @@ START_TEST(cable_length_unset)
 }
 END_TEST
 
-static int count(const struct run *r, const char *id)
+int lint_count(const struct run *r, const char *id)
 {
 	int i, n = 0;
 
@@ -618,12 +618,12 @@ START_TEST(headroom_short)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.link.speed_mbps = 100000;
 	p.dcb.pfc.delay = 300;
 	/* 300 m at 100G, MTU 9000: the basic model needs 80,716 B; buffer 1 has 130,944 */
 	r = lint(&p, NULL);
-	ck_assert_int_eq(count(&r, "headroom-short"), 0);
+	ck_assert_int_eq(lint_count(&r, "headroom-short"), 0);
 	free(r.v);
 	p.dcb.buffer.buffer_size[1] = 65536;
 	r = lint(&p, NULL);
@@ -637,7 +637,7 @@ START_TEST(headroom_short)
 	/* an unknown speed (link down) or no cable length: nothing to compare against */
 	p.link.speed_mbps = -1;
 	r = lint(&p, NULL);
-	ck_assert_int_eq(count(&r, "headroom-short"), 0);
+	ck_assert_int_eq(lint_count(&r, "headroom-short"), 0);
 	free(r.v);
 }
 END_TEST
@@ -649,7 +649,7 @@ START_TEST(dcbx_lld_managed)
 	struct nd_port p;
 	struct run r;
 
-	clean_port(&p);
+	lint_clean_port(&p);
 	p.dcb.dcbx = DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE;
 	r = lint(&p, NULL);
 	l = just(&r, "dcbx-not-host", 1);
@@ -676,7 +676,7 @@ START_TEST(lldp_agent_running)
 	struct run r;
 
 	unit_use_fixture("lint-lldpad");
-	clean_port(&p);
+	lint_clean_port(&p);
 	r = lint(&p, NULL);
 	l = just(&r, "dcbx-not-host", 1);
 	ck_assert_int_eq(l->severity, ND_SEV_WARN);
@@ -697,220 +697,6 @@ START_TEST(lldp_agent_running)
 	unit_use_fixture("ecn-none");
 	r = lint(&p, NULL);
 	ck_assert_int_eq(r.n, 0);
-}
-END_TEST
-
-/* ---- across the cable (lint_peer.c) ---- */
-
-/* The switch the clean port is cabled to, configured to match: PFC 3, DSCP 26 -> 3, 9216. */
-static void clean_peer(struct nd_peer_wait *w)
-{
-	struct nd_peer *p = &w->peer;
-
-	memset(w, 0, sizeof(*w));
-	strcpy(w->ifname, "eth2");
-	w->heard = true;
-	strcpy(p->sys_name, "leaf12");
-	strcpy(p->port_id, "Ethernet1/3");
-	p->pfc.present = true;
-	p->pfc.cap = 8;
-	p->pfc.enable = 1 << 3;
-	p->app_present = true;
-	p->n_app = 2;
-	p->app[0] = (struct nd_peer_app){ .prio = 3, .sel = ND_APP_SEL_DSCP, .protocol = 26 };
-	p->app[1] = (struct nd_peer_app){ .prio = 3, .sel = ND_APP_SEL_UDP, .protocol = 4791 };
-	p->max_frame_present = true;
-	p->max_frame = 9216;
-	p->ets.present = true;
-	for (int i = 0; i < ND_PRIO_MAX; i++) {
-		p->ets.prio_tc[i] = (uint8_t)i;
-		p->ets.tsa[i] = IEEE_8021QAZ_TSA_ETS;
-		p->ets.tc_bw[i] = 12;
-	}
-}
-
-static struct run lint_peer(const struct nd_port *p, const struct nd_peer_wait *w, bool accept)
-{
-	struct nd_err e = { 0 };
-	struct run r;
-
-	r.n = nd_lint_peer(p, NULL, w, accept, &r.v, &e);
-	ck_assert_msg(r.n >= 0, "%s", e.msg);
-	return r;
-}
-
-START_TEST(peer_clean)
-{
-	struct nd_peer_wait w;
-	struct nd_port p;
-	struct run r;
-
-	clean_port(&p);
-	clean_peer(&w);
-	r = lint_peer(&p, &w, false);
-	ck_assert_msg(r.n == 0, "%d lints, first %s: %s", r.n, r.n ? r.v[0].id : "",
-		      r.n ? r.v[0].evidence : "");
-	free(r.v);
-}
-END_TEST
-
-/* Each mismatch planted alone gives its own lint and no other, naming the switch port. */
-START_TEST(peer_planted)
-{
-	static const struct {
-		const char *id;
-		enum nd_severity sev;
-		const char *says;
-	} want[] = {
-		{ "peer-unheard", ND_SEV_ERROR, "no LLDP frame" },
-		{ "peer-pfc-mismatch", ND_SEV_ERROR, "leaf12 Ethernet1/3 has PFC on priorities 0x10" },
-		{ "peer-pfc-mismatch", ND_SEV_WARN, "the NIC ignores those PAUSE frames" },
-		{ "peer-willing", ND_SEV_WARN, "will take its PFC 0x18 over this port's 0x08" },
-		{ "peer-dscp-mismatch", ND_SEV_ERROR, "leaf12 Ethernet1/3 maps it to priority 4" },
-		{ "peer-dscp-mismatch", ND_SEV_WARN, "maps other DSCPs and not this one" },
-		{ "peer-max-frame", ND_SEV_ERROR, "takes frames up to 1522 bytes; MTU 9000 sends up "
-		  "to 9018 (untagged, as DSCP trust sends)" },
-		{ "peer-ets-starved", ND_SEV_WARN, "priority 3 (RoCE) in traffic class 3 with 0 %" },
-	};
-
-	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
-		struct nd_peer_wait w;
-		struct nd_port p;
-		struct run r;
-
-		clean_port(&p);
-		clean_peer(&w);
-		switch (k) {
-		case 0:
-			w.heard = false;
-			nd_err_set(&w.err, -ETIMEDOUT, "eth2: no LLDP frame in 31000 ms");
-			break;
-		case 1:
-			w.peer.pfc.enable = 1 << 4;
-			w.peer.pfc.willing = true;
-			break;
-		case 2:
-			w.peer.pfc.enable = 1 << 3 | 1 << 5;
-			w.peer.pfc.willing = true;
-			break;
-		case 3:
-			p.dcb.dcbx = DCB_CAP_DCBX_LLD_MANAGED | DCB_CAP_DCBX_VER_IEEE;
-			/* 3 stays lossless at the switch too: only the willing bit differs */
-			w.peer.pfc.enable = 1 << 4 | 1 << 3;
-			p.dcb.pfc.pfc_en = 1 << 3;
-			break;
-		case 4:
-			w.peer.app[0].prio = 4;
-			break;
-		case 5:
-			w.peer.app[0].protocol = 46;
-			break;
-		case 6:
-			w.peer.max_frame = 1522;
-			break;
-		case 7:
-			w.peer.ets.tc_bw[3] = 0;
-			break;
-		}
-		r = lint_peer(&p, &w, false);
-		if (k == 3) {
-			/* the extra priority also warns: the willing one is what is planted */
-			ck_assert_int_eq(count(&r, "peer-willing"), 1);
-		} else if (k == 1) {
-			/* PFC on 4, not 3: 3 unpaused there (error), 4 unheeded here (warning) */
-			ck_assert_int_eq(count(&r, "peer-pfc-mismatch"), 2);
-			ck_assert_int_eq(r.n, 2);
-		} else {
-			ck_assert_msg(r.n == 1, "case %zu: %d lints, want %s", k, r.n, want[k].id);
-		}
-		int hit = 0;
-
-		for (int i = 0; i < r.n; i++)
-			hit += !strcmp(r.v[i].id, want[k].id) && r.v[i].severity == want[k].sev &&
-			       strstr(r.v[i].evidence, want[k].says);
-		ck_assert_msg(hit == 1, "case %zu: no %s %s saying '%s' (first: %s)", k,
-			      nd_severity_name(want[k].sev), want[k].id, want[k].says,
-			      r.n ? r.v[0].evidence : "none");
-		free(r.v);
-	}
-}
-END_TEST
-
-/* A site that accepts an unheard peer: still said, as info. */
-START_TEST(peer_unheard_accepted)
-{
-	struct nd_peer_wait w;
-	struct nd_port p;
-	struct run r;
-
-	clean_port(&p);
-	clean_peer(&w);
-	w.heard = false;
-	r = lint_peer(&p, &w, true);
-	ck_assert_int_eq(r.n, 1);
-	ck_assert_int_eq(r.v[0].severity, ND_SEV_INFO);
-	ck_assert_ptr_nonnull(strstr(r.v[0].fix, "accepted"));
-	free(r.v);
-}
-END_TEST
-
-/*
- * 600 seeded random switches against the clean port, each held to a model written here: which
- * of PFC, DSCP, max frame and ETS disagree, and at which severity.
- */
-START_TEST(peer_random)
-{
-	uint64_t rng = 0x5eed36;
-
-	for (int k = 0; k < 600; k++) {
-		struct nd_peer_wait w;
-		struct nd_port p;
-		struct run r;
-		int want_pfc_err, want_pfc_warn, want_dscp_err = 0, want_dscp_warn = 0;
-		int want_mfs, want_ets;
-		bool any_dscp = false, found = false;
-
-		clean_port(&p);
-		clean_peer(&w);
-		w.peer.pfc.enable = (uint8_t)unit_rand(&rng);
-		w.peer.pfc.willing = true;
-		w.peer.max_frame = (uint16_t)(1500 + unit_rand(&rng) % 8000);
-		w.peer.n_app = unit_rand(&rng) % 4;
-		for (size_t i = 0; i < w.peer.n_app; i++) {
-			w.peer.app[i].sel = unit_rand(&rng) % 2 ? ND_APP_SEL_DSCP : ND_APP_SEL_UDP;
-			w.peer.app[i].protocol = (uint16_t)(unit_rand(&rng) % 3 ? 26 : 10);
-			w.peer.app[i].prio = (uint8_t)(unit_rand(&rng) % 3 ? 3 : 5);
-		}
-		w.peer.ets.tc_bw[3] = (uint8_t)(unit_rand(&rng) % 4 ? 12 : 0);
-		w.peer.ets.tsa[3] = (uint8_t)(unit_rand(&rng) % 4 ? IEEE_8021QAZ_TSA_ETS :
-					      IEEE_8021QAZ_TSA_STRICT);
-		/* the model: RoCE rides DSCP 26 -> priority 3, which the NIC pauses */
-		want_pfc_err = !(w.peer.pfc.enable & 1 << 3);
-		want_pfc_warn = !!(w.peer.pfc.enable & ~(1 << 3));
-		for (size_t i = 0; i < w.peer.n_app; i++) {
-			if (w.peer.app[i].sel != ND_APP_SEL_DSCP)
-				continue;
-			any_dscp = true;
-			if (w.peer.app[i].protocol != 26)
-				continue;
-			found = true;
-			want_dscp_err += w.peer.app[i].prio != 3;
-		}
-		want_dscp_warn = any_dscp && !found;
-		want_mfs = w.peer.max_frame < 9018;	/* DSCP trust: untagged */
-		want_ets = w.peer.ets.tsa[3] == IEEE_8021QAZ_TSA_ETS && !w.peer.ets.tc_bw[3];
-		r = lint_peer(&p, &w, false);
-		ck_assert_msg(count(&r, "peer-pfc-mismatch") == want_pfc_err + want_pfc_warn &&
-			      count(&r, "peer-dscp-mismatch") == want_dscp_err + want_dscp_warn &&
-			      count(&r, "peer-max-frame") == want_mfs &&
-			      count(&r, "peer-ets-starved") == want_ets &&
-			      r.n == want_pfc_err + want_pfc_warn + want_dscp_err + want_dscp_warn +
-				     want_mfs + want_ets,
-			      "case %d: %d lints (pfc %d+%d dscp %d+%d mfs %d ets %d)", k, r.n,
-			      want_pfc_err, want_pfc_warn, want_dscp_err, want_dscp_warn, want_mfs,
-			      want_ets);
-		free(r.v);
-	}
 }
 END_TEST
 
@@ -942,10 +728,7 @@ Suite *suite_lint(void)
 	tcase_add_test(tc, headroom_short);
 	tcase_add_test(tc, dcbx_lld_managed);
 	tcase_add_test(tc, lldp_agent_running);
-	tcase_add_test(tc, peer_clean);
-	tcase_add_test(tc, peer_planted);
-	tcase_add_test(tc, peer_unheard_accepted);
-	tcase_add_test(tc, peer_random);
 	suite_add_tcase(s, tc);
+	suite_add_tcase(s, tcase_lint_peer());
 	return s;
 }

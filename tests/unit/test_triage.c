@@ -1,26 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Triage rules over synthetic deltas: a healthy lossless port under load fires nothing, then each
- * rule's pattern fires it, with the thresholds on both sides.
+ * rule's pattern fires it, with the thresholds on both sides. Here: the harness the rule
+ * families' files share (test_triage.h) and the run as a whole (defaults, rule order, the
+ * profile's lints, the counters the rules read); each family's rules in test_triage_FAMILY.c.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nodrop.h"
+#include "test_triage.h"
 #include "unit.h"
 
-#define T 5.0			/* seconds between the samples */
-#define US(frac) ((uint64_t)((frac) * T * 1e6))
-
-struct dset {
-	struct nd_delta d[96];
-	size_t n;
-};
-
-static struct nd_delta *put(struct dset *s, const char *name, int prio, uint64_t delta)
+struct nd_delta *tri_put(struct dset *s, const char *name, int prio, uint64_t delta)
 {
 	struct nd_delta *d;
 
@@ -39,14 +32,14 @@ static struct nd_delta *put(struct dset *s, const char *name, int prio, uint64_t
 
 static void put_status(struct dset *s, const char *name, int prio, enum nd_delta_status st)
 {
-	struct nd_delta *d = put(s, name, prio, 0);
+	struct nd_delta *d = tri_put(s, name, prio, 0);
 
 	d->status = st;
 	d->rate = 0;
 }
 
 /* A nicsim/mlx5-like port: PFC on priority 3, ECN enables readable and on for 3. */
-static void lossless_port(struct nd_port *p)
+void tri_lossless_port(struct nd_port *p)
 {
 	memset(p, 0, sizeof(*p));
 	strcpy(p->link.name, "eth2");
@@ -63,48 +56,43 @@ static void lossless_port(struct nd_port *p)
 }
 
 /* Lossless RoCE under load: PAUSE now and then, ECN marks answered by CNPs, nothing lost. */
-static void healthy(struct dset *s)
+void tri_healthy(struct dset *s)
 {
 	int p;
 
 	memset(s, 0, sizeof(*s));
 	for (p = 0; p < ND_PRIO_MAX; p++) {
-		put(s, "tx_prio_packets", p, p == 3 ? 2000000 : 100);
-		put(s, "rx_buf_discards", p, p == 1 ? 50 : 0);	/* lossy priority 1 */
-		put(s, "rx_cong_discards", p, 0);
+		tri_put(s, "tx_prio_packets", p, p == 3 ? 2000000 : 100);
+		tri_put(s, "rx_buf_discards", p, p == 1 ? 50 : 0);	/* lossy priority 1 */
+		tri_put(s, "rx_cong_discards", p, 0);
 	}
-	put(s, "pfc_rx_frames", 3, 1200);
-	put(s, "pfc_rx_duration_us", 3, US(0.05));
-	put(s, "pfc_tx_frames", 3, 300);
-	put(s, "pause_storm_warnings", -1, 0);
-	put(s, "pause_storm_errors", -1, 0);
-	put(s, "rx_nobuf_discards", -1, 0);
-	put(s, "rx_no_wqe_discards", -1, 0);
-	put(s, "roce_rx_ecn_marked", -1, 300);
-	put(s, "cnp_sent", -1, 120);
-	put(s, "cnp_handled", -1, 80);
-	put(s, "cnp_ignored", -1, 0);
-	put(s, "seq_err_naks", -1, 0);
-	put(s, "out_of_sequence", -1, 0);
-	put(s, "duplicate_requests", -1, 0);
-	put(s, "transport_retries", -1, 0);
-	put(s, "rnr_naks_rcvd", -1, 20);	/* 4/s */
-	put(s, "ib_xmit_wait", -1, 999);
-	put(s, "ib_symbol_errors", -1, 9);
-	put(s, "ib_xmit_discards", -1, 99);
-	put(s, "rdma_tx_packets", -1, 4000000);
-	put(s, "some_driver_counter", -1, 77)->mapped = false;
+	tri_put(s, "pfc_rx_frames", 3, 1200);
+	tri_put(s, "pfc_rx_duration_us", 3, US(0.05));
+	tri_put(s, "pfc_tx_frames", 3, 300);
+	tri_put(s, "pause_storm_warnings", -1, 0);
+	tri_put(s, "pause_storm_errors", -1, 0);
+	tri_put(s, "rx_nobuf_discards", -1, 0);
+	tri_put(s, "rx_no_wqe_discards", -1, 0);
+	tri_put(s, "roce_rx_ecn_marked", -1, 300);
+	tri_put(s, "cnp_sent", -1, 120);
+	tri_put(s, "cnp_handled", -1, 80);
+	tri_put(s, "cnp_ignored", -1, 0);
+	tri_put(s, "seq_err_naks", -1, 0);
+	tri_put(s, "out_of_sequence", -1, 0);
+	tri_put(s, "duplicate_requests", -1, 0);
+	tri_put(s, "transport_retries", -1, 0);
+	tri_put(s, "rnr_naks_rcvd", -1, 20);	/* 4/s */
+	tri_put(s, "ib_xmit_wait", -1, 999);
+	tri_put(s, "ib_symbol_errors", -1, 9);
+	tri_put(s, "ib_xmit_discards", -1, 99);
+	tri_put(s, "rdma_tx_packets", -1, 4000000);
+	tri_put(s, "some_driver_counter", -1, 77)->mapped = false;
 	/* priority 5's PFC was enabled between the samples: no delta, and nothing to explain */
 	put_status(s, "pfc_rx_frames", 5, ND_DELTA_NEW);
 }
 
-struct run {
-	struct nd_finding *f;
-	int n;
-};
 
-static struct run triage(const struct nd_port *p, const struct dset *s,
-			 const struct nd_triage_opts *o)
+struct run tri_run(const struct nd_port *p, const struct dset *s, const struct nd_triage_opts *o)
 {
 	struct nd_err e = { 0 };
 	struct run r;
@@ -114,7 +102,7 @@ static struct run triage(const struct nd_port *p, const struct dset *s,
 	return r;
 }
 
-static const struct nd_finding *find(const struct run *r, const char *id, int prio)
+const struct nd_finding *tri_find(const struct run *r, const char *id, int prio)
 {
 	int i;
 
@@ -124,7 +112,7 @@ static const struct nd_finding *find(const struct run *r, const char *id, int pr
 	return NULL;
 }
 
-static int count(const struct run *r, const char *id)
+int tri_count(const struct run *r, const char *id)
 {
 	int i, n = 0;
 
@@ -133,7 +121,7 @@ static int count(const struct run *r, const char *id)
 	return n;
 }
 
-static const struct nd_finding_ev *ev(const struct nd_finding *f, const char *name, int prio)
+const struct nd_finding_ev *tri_ev(const struct nd_finding *f, const char *name, int prio)
 {
 	size_t i;
 
@@ -143,7 +131,7 @@ static const struct nd_finding_ev *ev(const struct nd_finding *f, const char *na
 	return NULL;
 }
 
-static void dump(const struct run *r)
+void tri_dump(const struct run *r)
 {
 	int i;
 
@@ -153,15 +141,15 @@ static void dump(const struct run *r)
 }
 
 /* Exactly one finding of @id (on @prio), at @sev, with a summary and an action. */
-static const struct nd_finding *only(const struct run *r, const char *id, int prio,
-				     enum nd_severity sev)
+const struct nd_finding *tri_only(const struct run *r, const char *id, int prio,
+				  enum nd_severity sev)
 {
-	const struct nd_finding *f = find(r, id, prio);
+	const struct nd_finding *f = tri_find(r, id, prio);
 
-	if (!f || count(r, id) != 1)
-		dump(r);
+	if (!f || tri_count(r, id) != 1)
+		tri_dump(r);
 	ck_assert_msg(f, "no %s on prio %d", id, prio);
-	ck_assert_int_eq(count(r, id), 1);
+	ck_assert_int_eq(tri_count(r, id), 1);
 	ck_assert_str_eq(f->ifname, "eth2");
 	ck_assert_int_eq(f->severity, sev);
 	if (f->n_ev)
@@ -175,7 +163,7 @@ static const struct nd_finding *only(const struct run *r, const char *id, int pr
 }
 
 /* The delta that sets counter @name/@prio to @delta in @s (it must be there). */
-static struct nd_delta *set(struct dset *s, const char *name, int prio, uint64_t delta)
+struct nd_delta *tri_set(struct dset *s, const char *name, int prio, uint64_t delta)
 {
 	size_t i;
 
@@ -192,7 +180,7 @@ static struct nd_delta *set(struct dset *s, const char *name, int prio, uint64_t
 }
 
 /* Delete @name/@prio from @s: a driver that does not have that counter. */
-static void drop(struct dset *s, const char *name, int prio)
+void tri_drop(struct dset *s, const char *name, int prio)
 {
 	size_t i;
 
@@ -205,7 +193,6 @@ static void drop(struct dset *s, const char *name, int prio)
 	}
 	ck_abort_msg("%s/%d not in the set", name, prio);
 }
-
 START_TEST(defaults)
 {
 	struct nd_triage_opts o;
@@ -227,487 +214,17 @@ START_TEST(healthy_port_has_no_findings)
 	struct dset s;
 	struct run r;
 
-	lossless_port(&p);
-	healthy(&s);
-	r = triage(&p, &s, NULL);
+	tri_lossless_port(&p);
+	tri_healthy(&s);
+	r = tri_run(&p, &s, NULL);
 	if (r.n)
-		dump(&r);
+		tri_dump(&r);
 	ck_assert_int_eq(r.n, 0);
 	ck_assert_ptr_null(r.f);
 	/* and with no counters at all: nothing to say */
 	s.n = 0;
-	r = triage(&p, &s, NULL);
+	r = tri_run(&p, &s, NULL);
 	ck_assert_int_eq(r.n, 0);
-}
-END_TEST
-
-START_TEST(pfc_storm)
-{
-	const struct nd_finding *f;
-	const struct nd_finding_ev *d;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	set(&s, "pfc_rx_duration_us", 3, US(0.995));
-	set(&s, "tx_prio_packets", 3, 0);
-	r = triage(&p, &s, NULL);
-	f = only(&r, "pfc-storm", 3, ND_SEV_ERROR);
-	ck_assert_int_eq(count(&r, "pause-heavy"), 0);
-	ck_assert_int_eq(r.n, 1);
-	d = ev(f, "pfc_rx_duration_us", 3);
-	ck_assert_ptr_nonnull(d);
-	ck_assert_uint_eq(d->delta, US(0.995));
-	ck_assert_double_eq_tol(d->rate, 995000, 1);
-	ck_assert_ptr_nonnull(ev(f, "tx_prio_packets", 3));
-	ck_assert_uint_eq(ev(f, "tx_prio_packets", 3)->delta, 0);
-	ck_assert_ptr_nonnull(ev(f, "pfc_rx_frames", 3));
-	ck_assert_ptr_nonnull(strstr(f->summary, "99.5 %"));
-	ck_assert_ptr_nonnull(strstr(f->action, "pfc-prevention-tout"));
-	free(r.f);
-
-	/* a pause duration a little over the interval (samples are not instantaneous) is a storm */
-	set(&s, "pfc_rx_duration_us", 3, US(1.002));
-	r = triage(&p, &s, NULL);
-	only(&r, "pfc-storm", 3, ND_SEV_ERROR);
-	free(r.f);
-
-	/* a driver without per-priority tx packets: the pause time alone decides */
-	drop(&s, "tx_prio_packets", 3);
-	r = triage(&p, &s, NULL);
-	f = only(&r, "pfc-storm", 3, ND_SEV_ERROR);
-	ck_assert_ptr_null(ev(f, "tx_prio_packets", 3));
-	free(r.f);
-}
-END_TEST
-
-START_TEST(storm_threshold)
-{
-	struct nd_triage_opts o;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	set(&s, "tx_prio_packets", 3, 0);
-	set(&s, "pfc_rx_duration_us", 3, US(0.98));
-	r = triage(&p, &s, NULL);
-	ck_assert_int_eq(count(&r, "pfc-storm"), 0);
-	only(&r, "pause-heavy", 3, ND_SEV_WARN);
-	free(r.f);
-
-	nd_triage_opts_init(&o);
-	o.storm_fraction = 0.95;
-	r = triage(&p, &s, &o);
-	only(&r, "pfc-storm", 3, ND_SEV_ERROR);
-	ck_assert_int_eq(count(&r, "pause-heavy"), 0);
-	free(r.f);
-}
-END_TEST
-
-START_TEST(paused_but_flowing_is_not_a_storm)
-{
-	const struct nd_finding *f;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	set(&s, "pfc_rx_duration_us", 3, US(0.999));
-	set(&s, "tx_prio_packets", 3, 1);
-	r = triage(&p, &s, NULL);
-	ck_assert_int_eq(count(&r, "pfc-storm"), 0);
-	f = only(&r, "pause-heavy", 3, ND_SEV_WARN);
-	ck_assert_ptr_nonnull(strstr(f->summary, "99.9 %"));
-	ck_assert_int_eq(r.n, 1);
-	free(r.f);
-
-	/* half the interval is not heavy yet; just over is */
-	set(&s, "pfc_rx_duration_us", 3, US(0.5));
-	r = triage(&p, &s, NULL);
-	ck_assert_int_eq(r.n, 0);
-	set(&s, "pfc_rx_duration_us", 3, US(0.51));
-	r = triage(&p, &s, NULL);
-	only(&r, "pause-heavy", 3, ND_SEV_WARN);
-	free(r.f);
-}
-END_TEST
-
-START_TEST(storm_unprovable_after_reset)
-{
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	set(&s, "pfc_rx_duration_us", 3, US(0.999));
-	set(&s, "tx_prio_packets", 3, 0)->status = ND_DELTA_RESET;
-	r = triage(&p, &s, NULL);
-	/* tx packets have no delta: a storm cannot be proven, heavy pause can */
-	ck_assert_int_eq(count(&r, "pfc-storm"), 0);
-	only(&r, "pause-heavy", 3, ND_SEV_WARN);
-	only(&r, "counter-reset", -1, ND_SEV_INFO);
-	free(r.f);
-
-	/* and the pause duration itself reset: no PFC finding at all */
-	healthy(&s);
-	set(&s, "pfc_rx_duration_us", 3, 0)->status = ND_DELTA_RESET;
-	set(&s, "tx_prio_packets", 3, 0);
-	r = triage(&p, &s, NULL);
-	ck_assert_int_eq(count(&r, "pfc-storm") + count(&r, "pause-heavy"), 0);
-	free(r.f);
-}
-END_TEST
-
-START_TEST(nic_storm_events)
-{
-	const struct nd_finding *f;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	set(&s, "pause_storm_warnings", -1, 2);
-	r = triage(&p, &s, NULL);
-	f = only(&r, "pfc-storm", -1, ND_SEV_WARN);
-	ck_assert_uint_eq(ev(f, "pause_storm_warnings", -1)->delta, 2);
-	ck_assert_ptr_nonnull(strstr(f->action, "source"));
-	free(r.f);
-
-	set(&s, "pause_storm_errors", -1, 1);
-	r = triage(&p, &s, NULL);
-	f = only(&r, "pfc-storm", -1, ND_SEV_ERROR);
-	ck_assert_uint_eq(ev(f, "pause_storm_errors", -1)->delta, 1);
-	ck_assert_ptr_nonnull(ev(f, "pause_storm_warnings", -1));
-	ck_assert_ptr_nonnull(strstr(f->summary, "1 time:"));
-	free(r.f);
-}
-END_TEST
-
-START_TEST(lossless_drops)
-{
-	const struct nd_finding *f;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	set(&s, "rx_buf_discards", 3, 40);
-	set(&s, "rx_cong_discards", 3, 2);
-	r = triage(&p, &s, NULL);
-	f = only(&r, "lossless-drops", 3, ND_SEV_ERROR);
-	ck_assert_uint_eq(f->n_ev, 2);
-	ck_assert_uint_eq(ev(f, "rx_buf_discards", 3)->delta, 40);
-	ck_assert_uint_eq(ev(f, "rx_cong_discards", 3)->delta, 2);
-	ck_assert_ptr_nonnull(strstr(f->summary, "42 of its packets"));
-	ck_assert_int_eq(r.n, 1);
-	free(r.f);
-
-	/*
-	 * the same drops with PFC off on 3 are lossy traffic; with DCB unknown, unprovable. The
-	 * PAUSE still coming in for 3 is the switch pausing a priority this port does not.
-	 */
-	p.dcb.pfc.pfc_en = 1 << 4;
-	r = triage(&p, &s, NULL);
-	ck_assert_int_eq(count(&r, "lossless-drops"), 0);
-	f = only(&r, "pause-unheeded", 3, ND_SEV_WARN);
-	ck_assert_uint_eq(ev(f, "pfc_rx_frames", 3)->delta, 1200);
-	ck_assert_ptr_nonnull(strstr(f->summary, "1200 PAUSE frames"));
-	ck_assert_ptr_nonnull(strstr(f->summary, "PFC on 4 only"));
-	ck_assert_ptr_nonnull(strstr(f->action, "audit --peer"));
-	ck_assert_int_eq(r.n, 1);
-	free(r.f);
-	p.dcb_status = -EOPNOTSUPP;
-	p.dcb.pfc.pfc_en = 1 << 3;
-	r = triage(&p, &s, NULL);
-	ck_assert_int_eq(r.n, 0);
-}
-END_TEST
-
-START_TEST(port_drops)
-{
-	const struct nd_finding *f;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	set(&s, "rx_nobuf_discards", -1, 500);
-	set(&s, "rx_no_wqe_discards", -1, 10);
-	r = triage(&p, &s, NULL);
-	ck_assert_int_eq(r.n, 2);
-	ck_assert_int_eq(count(&r, "lossless-drops"), 2);
-	f = &r.f[0];
-	ck_assert_int_eq(f->severity, ND_SEV_WARN);
-	ck_assert_int_eq(f->prio, -1);
-	ck_assert_str_eq(f->ev[0].name, "rx_nobuf_discards");
-	ck_assert_ptr_nonnull(strstr(f->summary, "500 packets (100/s); PFC is on priorities 3"));
-	f = &r.f[1];
-	ck_assert_int_eq(f->severity, ND_SEV_WARN);
-	ck_assert_str_eq(f->ev[0].name, "rx_no_wqe_discards");
-	ck_assert_ptr_nonnull(strstr(f->summary, "host"));
-	free(r.f);
-}
-END_TEST
-
-START_TEST(ecn_without_cnp)
-{
-	const struct nd_finding *f;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	set(&s, "cnp_sent", -1, 0);
-	p.ecn.np_en = 0;
-	r = triage(&p, &s, NULL);
-	f = only(&r, "ecn-without-cnp", -1, ND_SEV_ERROR);
-	ck_assert_uint_eq(ev(f, "roce_rx_ecn_marked", -1)->delta, 300);
-	ck_assert_uint_eq(ev(f, "cnp_sent", -1)->delta, 0);
-	ck_assert_ptr_nonnull(strstr(f->summary, "roce_np enable is off on every priority"));
-	ck_assert_int_eq(r.n, 1);
-	free(r.f);
-
-	/* no marks, or a driver that does not count CNPs sent: nothing to conclude */
-	set(&s, "roce_rx_ecn_marked", -1, 0);
-	r = triage(&p, &s, NULL);
-	ck_assert_int_eq(r.n, 0);
-	set(&s, "roce_rx_ecn_marked", -1, 300);
-	drop(&s, "cnp_sent", -1);
-	r = triage(&p, &s, NULL);
-	ck_assert_int_eq(r.n, 0);
-}
-END_TEST
-
-START_TEST(cnp_ignored)
-{
-	const struct nd_finding *f;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	set(&s, "cnp_ignored", -1, 30);
-	r = triage(&p, &s, NULL);
-	f = only(&r, "cnp-ignored", -1, ND_SEV_WARN);
-	ck_assert_uint_eq(ev(f, "cnp_ignored", -1)->delta, 30);
-	ck_assert_uint_eq(ev(f, "cnp_handled", -1)->delta, 80);
-	free(r.f);
-
-	/* none handled at all: the reaction point is off */
-	set(&s, "cnp_handled", -1, 0);
-	p.ecn.rp_en = 0;
-	r = triage(&p, &s, NULL);
-	f = only(&r, "cnp-ignored", -1, ND_SEV_ERROR);
-	ck_assert_ptr_nonnull(strstr(f->summary, "none handled"));
-	ck_assert_ptr_nonnull(strstr(f->summary, "roce_rp enable is off"));
-	free(r.f);
-}
-END_TEST
-
-START_TEST(rdma_loss)
-{
-	const struct nd_finding *f;
-	struct nd_triage_opts o;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	/* netem loss between two soft-RoCE hosts, as seen on the requester */
-	set(&s, "seq_err_naks", -1, 230);
-	set(&s, "duplicate_requests", -1, 3);
-	set(&s, "transport_retries", -1, 231);
-	r = triage(&p, &s, NULL);
-	f = only(&r, "rdma-loss", -1, ND_SEV_ERROR);
-	ck_assert_uint_eq(f->n_ev, 3);
-	ck_assert_uint_eq(ev(f, "seq_err_naks", -1)->delta, 230);
-	ck_assert_double_eq_tol(ev(f, "seq_err_naks", -1)->rate, 46, 1e-9);
-	ck_assert_uint_eq(ev(f, "duplicate_requests", -1)->delta, 3);
-	ck_assert_uint_eq(ev(f, "transport_retries", -1)->delta, 231);
-	ck_assert_ptr_null(ev(f, "out_of_sequence", -1));	/* did not move */
-	ck_assert_ptr_nonnull(strstr(f->summary, "464 loss"));
-	ck_assert_int_eq(r.n, 1);
-	free(r.f);
-
-	/* each counter alone is enough */
-	healthy(&s);
-	set(&s, "out_of_sequence", -1, 1);
-	r = triage(&p, &s, NULL);
-	only(&r, "rdma-loss", -1, ND_SEV_ERROR);
-	free(r.f);
-	healthy(&s);
-	set(&s, "transport_retries", -1, 1);
-	r = triage(&p, &s, NULL);
-	only(&r, "rdma-loss", -1, ND_SEV_ERROR);
-	free(r.f);
-
-	/* under a raised threshold */
-	nd_triage_opts_init(&o);
-	o.loss_events = 10;
-	set(&s, "transport_retries", -1, 9);
-	r = triage(&p, &s, &o);
-	ck_assert_int_eq(r.n, 0);
-	set(&s, "transport_retries", -1, 10);
-	r = triage(&p, &s, &o);
-	only(&r, "rdma-loss", -1, ND_SEV_ERROR);
-	free(r.f);
-}
-END_TEST
-
-START_TEST(rnr_storm)
-{
-	const struct nd_finding *f;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	set(&s, "rnr_naks_rcvd", -1, 499);	/* 99.8/s */
-	r = triage(&p, &s, NULL);
-	ck_assert_int_eq(r.n, 0);
-	put(&s, "rnr_naks_sent", -1, 1);		/* together 100/s */
-	r = triage(&p, &s, NULL);
-	f = only(&r, "rnr-storm", -1, ND_SEV_WARN);
-	ck_assert_uint_eq(f->n_ev, 2);
-	free(r.f);
-
-	/* a QP ran out of RNR retries: an error whatever the rate */
-	healthy(&s);
-	put(&s, "rnr_retry_exceeded", -1, 1);
-	r = triage(&p, &s, NULL);
-	f = only(&r, "rnr-storm", -1, ND_SEV_ERROR);
-	ck_assert_uint_eq(ev(f, "rnr_retry_exceeded", -1)->delta, 1);
-	free(r.f);
-}
-END_TEST
-
-START_TEST(ib_credit_starvation)
-{
-	const struct nd_finding *f;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	set(&s, "ib_xmit_wait", -1, 1000);
-	r = triage(&p, &s, NULL);
-	f = only(&r, "ib-credit-starvation", -1, ND_SEV_WARN);
-	ck_assert_double_eq(ev(f, "ib_xmit_wait", -1)->rate, 200);
-	ck_assert_ptr_nonnull(strstr(f->summary, "1000 ticks in 5.00 s (200/s"));
-	ck_assert_int_eq(r.n, 1);
-	free(r.f);
-}
-END_TEST
-
-START_TEST(ib_link_errors)
-{
-	const struct nd_finding *f;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	set(&s, "ib_symbol_errors", -1, 10);
-	r = triage(&p, &s, NULL);
-	f = only(&r, "ib-link-errors", -1, ND_SEV_ERROR);
-	ck_assert_uint_eq(f->n_ev, 1);
-	free(r.f);
-
-	/* one link_downed suffices; a saturated counter counts with what it shows */
-	healthy(&s);
-	put(&s, "ib_link_downed", -1, 1);
-	set(&s, "ib_xmit_discards", -1, 100)->status = ND_DELTA_SATURATED;
-	r = triage(&p, &s, NULL);
-	f = only(&r, "ib-link-errors", -1, ND_SEV_ERROR);
-	ck_assert_uint_eq(f->n_ev, 2);
-	ck_assert_int_eq(ev(f, "ib_xmit_discards", -1)->status, ND_DELTA_SATURATED);
-	ck_assert_ptr_nonnull(strstr(f->summary, "2 link error counters"));
-	free(r.f);
-}
-END_TEST
-
-START_TEST(counter_reset)
-{
-	const struct nd_finding *f;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	/* a driver reload: the loss counter went backwards; rdma-loss cannot see it */
-	set(&s, "seq_err_naks", -1, 0)->status = ND_DELTA_RESET;
-	set(&s, "cnp_sent", -1, 0)->status = ND_DELTA_RESET;
-	r = triage(&p, &s, NULL);
-	f = only(&r, "counter-reset", -1, ND_SEV_INFO);
-	ck_assert_uint_eq(f->n_ev, 2);
-	ck_assert_int_eq(ev(f, "seq_err_naks", -1)->status, ND_DELTA_RESET);
-	ck_assert_ptr_nonnull(strstr(f->summary, "2 counters went backwards"));
-	ck_assert_int_eq(r.n, 1);	/* nor ecn-without-cnp from a cnp_sent of no delta */
-	free(r.f);
-}
-END_TEST
-
-START_TEST(counter_saturated)
-{
-	const struct nd_finding *f;
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	/* port_xmit_wait stood at its maximum before and after: starvation cannot show */
-	set(&s, "ib_xmit_wait", -1, 0)->status = ND_DELTA_SATURATED;
-	r = triage(&p, &s, NULL);
-	f = only(&r, "counter-saturated", -1, ND_SEV_INFO);
-	ck_assert_uint_eq(f->n_ev, 1);
-	ck_assert_int_eq(ev(f, "ib_xmit_wait", -1)->status, ND_DELTA_SATURATED);
-	ck_assert_ptr_nonnull(strstr(f->summary, "1 counter stands at its maximum"));
-	ck_assert_int_eq(r.n, 1);
-	free(r.f);
-
-	/* a 4-bit counter that reached 15 from 8: 7 seen, under the rule's 10, yet said */
-	healthy(&s);
-	put(&s, "ib_local_link_integrity_errors", -1, 7)->status = ND_DELTA_SATURATED;
-	set(&s, "ib_symbol_errors", -1, 0)->status = ND_DELTA_SATURATED;
-	r = triage(&p, &s, NULL);
-	f = only(&r, "counter-saturated", -1, ND_SEV_INFO);
-	ck_assert_uint_eq(f->n_ev, 2);
-	ck_assert_ptr_nonnull(strstr(f->summary, "2 counters stand at their maximum"));
-	ck_assert_int_eq(count(&r, "ib-link-errors"), 0);
-	ck_assert_int_eq(r.n, 1);
-	free(r.f);
-}
-END_TEST
-
-START_TEST(wrapped_counter_counts)
-{
-	struct nd_port p;
-	struct dset s;
-	struct run r;
-
-	lossless_port(&p);
-	healthy(&s);
-	set(&s, "rx_no_wqe_discards", -1, 16)->status = ND_DELTA_WRAPPED;
-	r = triage(&p, &s, NULL);
-	only(&r, "lossless-drops", -1, ND_SEV_WARN);
-	free(r.f);
 }
 END_TEST
 
@@ -717,15 +234,15 @@ START_TEST(several_findings_in_rule_order)
 	struct dset s;
 	struct run r;
 
-	lossless_port(&p);
+	tri_lossless_port(&p);
 	p.dcb.pfc.pfc_en = 1 << 3 | 1 << 4;
-	healthy(&s);
-	put(&s, "pfc_rx_duration_us", 4, US(1));
-	set(&s, "tx_prio_packets", 4, 0);
-	set(&s, "pfc_rx_duration_us", 3, US(0.7));
-	set(&s, "rx_buf_discards", 4, 3);
-	set(&s, "seq_err_naks", -1, 3);
-	r = triage(&p, &s, NULL);
+	tri_healthy(&s);
+	tri_put(&s, "pfc_rx_duration_us", 4, US(1));
+	tri_set(&s, "tx_prio_packets", 4, 0);
+	tri_set(&s, "pfc_rx_duration_us", 3, US(0.7));
+	tri_set(&s, "rx_buf_discards", 4, 3);
+	tri_set(&s, "seq_err_naks", -1, 3);
+	r = tri_run(&p, &s, NULL);
 	ck_assert_int_eq(r.n, 4);
 	ck_assert_str_eq(r.f[0].id, "pfc-storm");
 	ck_assert_int_eq(r.f[0].prio, 4);
@@ -753,13 +270,13 @@ START_TEST(profile_lints_are_findings)
 	/* no LLDP agent in the fixture's /proc, whatever runs on the machine under test */
 	unit_use_fixture("lint-clean");
 	ck_assert_int_eq(nd_profile_parse(yaml, sizeof(yaml) - 1, "t.yaml", ".", &prof, &e), 0);
-	lossless_port(&p);
+	tri_lossless_port(&p);
 	p.dcb.pfc.delay = 0;
-	healthy(&s);
+	tri_healthy(&s);
 	nd_triage_opts_init(&o);
 	o.profile = &prof;
-	r = triage(&p, &s, &o);
-	f = only(&r, "cable-length-unset", -1, ND_SEV_WARN);
+	r = tri_run(&p, &s, &o);
+	f = tri_only(&r, "cable-length-unset", -1, ND_SEV_WARN);
 	ck_assert_int_eq(f->n_ev, 0);
 	ck_assert_str_eq(f->loc.file, "t.yaml");
 	ck_assert_uint_eq(f->loc.line, 6);
@@ -769,7 +286,7 @@ START_TEST(profile_lints_are_findings)
 
 	/* a port the profile does not match is not linted */
 	strcpy(p.link.name, "ib0");
-	r = triage(&p, &s, &o);
+	r = tri_run(&p, &s, &o);
 	ck_assert_int_eq(r.n, 0);
 	nd_profile_free(&prof);
 	unit_no_root();
@@ -816,26 +333,15 @@ Suite *suite_triage(void)
 
 	tcase_add_test(tc, defaults);
 	tcase_add_test(tc, healthy_port_has_no_findings);
-	tcase_add_test(tc, pfc_storm);
-	tcase_add_test(tc, storm_threshold);
-	tcase_add_test(tc, paused_but_flowing_is_not_a_storm);
-	tcase_add_test(tc, storm_unprovable_after_reset);
-	tcase_add_test(tc, nic_storm_events);
-	tcase_add_test(tc, lossless_drops);
-	tcase_add_test(tc, port_drops);
-	tcase_add_test(tc, ecn_without_cnp);
-	tcase_add_test(tc, cnp_ignored);
-	tcase_add_test(tc, rdma_loss);
-	tcase_add_test(tc, rnr_storm);
-	tcase_add_test(tc, ib_credit_starvation);
-	tcase_add_test(tc, ib_link_errors);
-	tcase_add_test(tc, counter_reset);
-	tcase_add_test(tc, counter_saturated);
-	tcase_add_test(tc, wrapped_counter_counts);
 	tcase_add_test(tc, several_findings_in_rule_order);
 	tcase_add_test(tc, profile_lints_are_findings);
 	tcase_add_test(tc, counter_names_are_canonical);
 	tcase_add_test(tc, run_refuses_bad_input);
 	suite_add_tcase(s, tc);
+	suite_add_tcase(s, tcase_triage_pfc());
+	suite_add_tcase(s, tcase_triage_ecn());
+	suite_add_tcase(s, tcase_triage_loss());
+	suite_add_tcase(s, tcase_triage_ib());
+	suite_add_tcase(s, tcase_triage_reset());
 	return s;
 }

@@ -14,7 +14,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 out=$repo/build/vm/nicsim
-sources="nicsim.h nicsim_main.c nicsim_dcb.c nicsim_ethtool.c nicsim_debugfs.c Kbuild"
+sources="nicsim.h nicsim_main.c nicsim_dcb.c nicsim_ethtool.c nicsim_debugfs.c nicsim_fault.c
+	nicsim_peer.c Kbuild"
 
 say() { echo "nicsim-build: $*" >&2; }
 as_root() { sh "$repo/bootstrap" --root env DEBIAN_FRONTEND=noninteractive "$@"; }

@@ -194,10 +194,20 @@ unsigned int nicsim_stat_ids(const struct nicsim_port *np, u16 *ids,
 			     bool all);
 
 /* nicsim_debugfs.c */
-int nicsim_fault_check(struct nicsim_port *np, enum nicsim_op op);
 void nicsim_debugfs_init(void);
 void nicsim_debugfs_exit(void);
 void nicsim_debugfs_add(struct nicsim_port *np);
 void nicsim_debugfs_del(struct nicsim_port *np);
+char *nicsim_copy_user(const char __user *ubuf, size_t count);
+int nicsim_tokenize(char *s, char **tok, int max);
+char *nicsim_next_line(char **cursor);
+
+/* nicsim_fault.c */
+struct file_operations;
+int nicsim_fault_check(struct nicsim_port *np, enum nicsim_op op);
+extern const struct file_operations nicsim_fault_fops;
+
+/* nicsim_peer.c */
+extern const struct file_operations nicsim_peer_fops;
 
 #endif /* _NICSIM_H */

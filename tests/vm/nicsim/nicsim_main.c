@@ -23,8 +23,10 @@
  *
  * Files: nicsim_main.c (module parameters, setup and teardown, netdev ops,
  * link), nicsim_dcb.c (dcbnl ops), nicsim_ethtool.c (ethtool ops, counter
- * names and order), nicsim_debugfs.c (debugfs files, fault injection) and
- * nicsim.h (what they share).
+ * names and order), nicsim_debugfs.c (the debugfs directory, the counters,
+ * rx, trust, dcbx and state files), nicsim_fault.c (fault injection and its
+ * debugfs file), nicsim_peer.c (the link partner's DCB, debugfs file peer)
+ * and nicsim.h (what they share).
  */
 
 #include <linux/etherdevice.h>
