@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "nodrop.h"
+#include "str.h"
 
 int nd_err_set(struct nd_err *e, int code, const char *fmt, ...)
 {

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "nodrop.h"
+#include "str.h"
 
 size_t nd_strlcpy(char *dst, const char *src, size_t size)
 {
