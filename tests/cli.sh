@@ -370,6 +370,9 @@ rm -rf "$nic" /tmp/nd-cli-sim.$$
 expect 0 "--help lists commands" "$NODROP" --help
 cmds=$(echo "$out" | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ {on = 0}')
 [ -n "$cmds" ] && ok "commands listed: $(echo $cmds)" || bad "no commands in --help"
+# each summary reads alike: a sentence that starts with a capital, no full stop
+lower=$(echo "$out" | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ && ($2 !~ /^[A-Z]/ || /\.$/)')
+[ -z "$lower" ] && ok "every command's summary is a capitalised sentence" || bad "summaries: $lower"
 for c in $cmds; do
 	m=man/nodrop-$c.8
 	[ -f "$m" ] && ok "$m exists" || { bad "$m missing"; continue; }
