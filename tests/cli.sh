@@ -335,6 +335,21 @@ expect 0 "model --sim" "$NODROP" model -j -S 100G --mem host --nodes 8 --collect
 mean=$(jq '[.flows[].gbps] | add / length' /tmp/nd-cli-sim.$$)
 echo "$out" | jq -e --argjson m "$mean" '.collectives[0].nic_gbps - $m | fabs < 1e-9' >/dev/null &&
 	ok "model --sim: each NIC at the sim's mean flow ($mean Gb/s)" || bad "model --sim: $out"
+# a sim judges nothing: its page's first box says it is modelled and leads with the model's
+# aggregate, never a verdict of "none"; a stress run's box keeps its verdict
+expect 0 "report of a sim" "$NODROP" report /tmp/nd-cli-sim.$$
+box=$(echo "$out" | grep -m1 '<div class="verdict')
+agg=$(awk -v g="$(jq .aggregate_gbps /tmp/nd-cli-sim.$$)" 'BEGIN {printf "%.3f", g}')
+echo "$box" | grep -q '^<div class="verdict model"><span class="v">modelled</span>' &&
+	echo "$box" | grep -qF "A simulated RoCE fabric, not a measured one: <b>$agg Gb/s</b>" &&
+	! echo "$out" | grep -qi 'class="v">none<' && ok "report: a sim's box says modelled, $agg Gb/s" ||
+	bad "report sim box: $box"
+expect 0 "report of a sim's history" "$NODROP" report /tmp/nd-cli-sim.$$ /tmp/nd-cli-sim.$$
+echo "$out" | grep -q '<td>modelled</td>' && ! echo "$out" | grep -qi '>none<' &&
+	ok "report: a sim history's runs are modelled, none 'none'" || bad "report sim history: $out"
+expect 0 "report of a stress run" "$NODROP" report "$F/stress-pair-1.json"
+echo "$out" | grep -m1 '<div class="verdict' | grep -q '<div class="verdict ok"><span class="v">lossless</span>' &&
+	ok "report: a stress run's box keeps its verdict" || bad "report stress box: $out"
 echo '{"kind":"sim"}' >/tmp/nd-cli-sim.$$
 expect 2 "model --sim: not a report" "$NODROP" model -S 100G --nodes 2 --sim /tmp/nd-cli-sim.$$
 echo "$err" | grep -q "no \"flows\" array" && ok "model --sim: says what is missing" || bad "$err"
