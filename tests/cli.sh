@@ -34,6 +34,16 @@ expect 0 "show -j lo" "$NODROP" show -j lo
 	bad "lo MTU: $out"
 [ "$(echo "$out" | jq -r '.[0].dcb.error')" = "not supported by driver" ] &&
 	ok "lo: DCB not supported" || bad "lo dcb: $out"
+[ "$(echo "$out" | jq -r '.[0].ecn.note')" = "no MLNX_OFED ecn sysfs, no mlx5 debugfs cc_params" ] &&
+	ok "lo: no ECN backend, the reason in the note" || bad "lo ecn: $out"
+expect 0 "show lo" "$NODROP" show lo
+echo "$out" | grep -qx '    ecn none (no MLNX_OFED ecn sysfs, no mlx5 debugfs cc_params)' &&
+	ok "show lo: ecn none, the reason once in one pair of parentheses" || bad "show lo ecn: $out"
+# a reason is put in parentheses once: no line of show's text nests them
+expect 0 "show on the host" "$NODROP" show
+nested=$(echo "$out" | awk '{ d = m = 0; for (i = 1; i <= length($0); i++) {
+	c = substr($0, i, 1); if (c == "(" && ++d > m) m = d; else if (c == ")") d-- } } m > 1')
+[ -z "$nested" ] && ok "show: no parentheses within parentheses" || bad "show nests: $nested"
 expect 0 "options may follow the device" "$NODROP" show lo -j
 echo "$out" | jq -e '.[0].ifname == "lo"' >/dev/null && ok "show lo -j is JSON" || bad "show lo -j: $out"
 expect 0 "show -p lo" "$NODROP" show -p lo
