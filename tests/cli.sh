@@ -34,6 +34,16 @@ expect 0 "show -j lo" "$NODROP" show -j lo
 	bad "lo MTU: $out"
 [ "$(echo "$out" | jq -r '.[0].dcb.error')" = "not supported by driver" ] &&
 	ok "lo: DCB not supported" || bad "lo dcb: $out"
+[ "$(echo "$out" | jq -r '.[0].ecn.note')" = "no MLNX_OFED ecn sysfs, no mlx5 debugfs cc_params" ] &&
+	ok "lo: no ECN backend, the reason in the note" || bad "lo ecn: $out"
+expect 0 "show lo" "$NODROP" show lo
+echo "$out" | grep -qx '    ecn none (no MLNX_OFED ecn sysfs, no mlx5 debugfs cc_params)' &&
+	ok "show lo: ecn none, the reason once in one pair of parentheses" || bad "show lo ecn: $out"
+# a reason is put in parentheses once: no line of show's text nests them
+expect 0 "show on the host" "$NODROP" show
+nested=$(echo "$out" | awk '{ d = m = 0; for (i = 1; i <= length($0); i++) {
+	c = substr($0, i, 1); if (c == "(" && ++d > m) m = d; else if (c == ")") d-- } } m > 1')
+[ -z "$nested" ] && ok "show: no parentheses within parentheses" || bad "show nests: $nested"
 expect 0 "options may follow the device" "$NODROP" show lo -j
 echo "$out" | jq -e '.[0].ifname == "lo"' >/dev/null && ok "show lo -j is JSON" || bad "show lo -j: $out"
 expect 0 "show -p lo" "$NODROP" show -p lo
@@ -335,6 +345,21 @@ expect 0 "model --sim" "$NODROP" model -j -S 100G --mem host --nodes 8 --collect
 mean=$(jq '[.flows[].gbps] | add / length' /tmp/nd-cli-sim.$$)
 echo "$out" | jq -e --argjson m "$mean" '.collectives[0].nic_gbps - $m | fabs < 1e-9' >/dev/null &&
 	ok "model --sim: each NIC at the sim's mean flow ($mean Gb/s)" || bad "model --sim: $out"
+# a sim judges nothing: its page's first box says it is modelled and leads with the model's
+# aggregate, never a verdict of "none"; a stress run's box keeps its verdict
+expect 0 "report of a sim" "$NODROP" report /tmp/nd-cli-sim.$$
+box=$(echo "$out" | grep -m1 '<div class="verdict')
+agg=$(awk -v g="$(jq .aggregate_gbps /tmp/nd-cli-sim.$$)" 'BEGIN {printf "%.3f", g}')
+echo "$box" | grep -q '^<div class="verdict model"><span class="v">modelled</span>' &&
+	echo "$box" | grep -qF "A simulated RoCE fabric, not a measured one: <b>$agg Gb/s</b>" &&
+	! echo "$out" | grep -qi 'class="v">none<' && ok "report: a sim's box says modelled, $agg Gb/s" ||
+	bad "report sim box: $box"
+expect 0 "report of a sim's history" "$NODROP" report /tmp/nd-cli-sim.$$ /tmp/nd-cli-sim.$$
+echo "$out" | grep -q '<td>modelled</td>' && ! echo "$out" | grep -qi '>none<' &&
+	ok "report: a sim history's runs are modelled, none 'none'" || bad "report sim history: $out"
+expect 0 "report of a stress run" "$NODROP" report "$F/stress-pair-1.json"
+echo "$out" | grep -m1 '<div class="verdict' | grep -q '<div class="verdict ok"><span class="v">lossless</span>' &&
+	ok "report: a stress run's box keeps its verdict" || bad "report stress box: $out"
 echo '{"kind":"sim"}' >/tmp/nd-cli-sim.$$
 expect 2 "model --sim: not a report" "$NODROP" model -S 100G --nodes 2 --sim /tmp/nd-cli-sim.$$
 echo "$err" | grep -q "no \"flows\" array" && ok "model --sim: says what is missing" || bad "$err"
@@ -370,6 +395,9 @@ rm -rf "$nic" /tmp/nd-cli-sim.$$
 expect 0 "--help lists commands" "$NODROP" --help
 cmds=$(echo "$out" | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} /^$/ {on = 0}')
 [ -n "$cmds" ] && ok "commands listed: $(echo $cmds)" || bad "no commands in --help"
+# each summary reads alike: a sentence that starts with a capital, no full stop
+lower=$(echo "$out" | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ && ($2 !~ /^[A-Z]/ || /\.$/)')
+[ -z "$lower" ] && ok "every command's summary is a capitalised sentence" || bad "summaries: $lower"
 for c in $cmds; do
 	m=man/nodrop-$c.8
 	[ -f "$m" ] && ok "$m exists" || { bad "$m missing"; continue; }

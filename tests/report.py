@@ -27,12 +27,13 @@ SCEN = os.path.join(os.path.dirname(HERE), "profiles", "scenarios")
 
 
 class Dom(html.parser.HTMLParser):
-    """Plots (svg.plot) with their data points (class pt), regression rings, the first
-    verdict box's text, and every URL-bearing attribute."""
+    """Plots (svg.plot) with their data points (class pt), legend boxes (lgbox) and bars,
+    regression rings, the first verdict box's text, and every URL-bearing attribute."""
 
     def __init__(self):
         super().__init__()
         self.plots = []          # [title, points]
+        self.boxes = []          # per plot: {"lgbox": [...], "bar": [...], "frame": [...]}
         self.in_plot = 0
         self.rings = 0
         self.urls = []
@@ -47,7 +48,12 @@ class Dom(html.parser.HTMLParser):
                 self.urls.append(a[k])
         if tag == "svg" and "plot" in cls:
             self.plots.append(["", 0])
+            self.boxes.append({"lgbox": [], "bar": [], "frame": []})
             self.in_plot = 1
+        if self.in_plot and tag == "rect":
+            for c in set(cls) & {"lgbox", "bar", "frame"}:
+                self.boxes[-1][c].append(tuple(float(a.get(k, "nan"))
+                                               for k in ("x", "y", "width", "height")))
         elif self.in_plot and tag == "svg":
             self.in_plot += 1
         if self.in_plot and "pt" in cls:
@@ -113,6 +119,12 @@ def browse(browser, page, shot, tmp):
     return dom, urls
 
 
+def overlap(a, b):
+    """Whether boxes (x, y, w, h) share some area."""
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and \
+        b[1] < a[1] + a[3]
+
+
 def check_page(browser, name, page, tmp, want_plots, want_rings, verdict_word):
     shot = os.path.join(OUT, name + ".png")
     dom_text, urls = browse(browser, page, shot, tmp)
@@ -124,8 +136,15 @@ def check_page(browser, name, page, tmp, want_plots, want_rings, verdict_word):
        f"({', '.join('%s %d' % (t, n) for t, n in d.plots)})" if not empty else
        f"{name}: plots without points: {empty}")
     ok(d.order[:1] == ["verdict"], f"{name}: the verdict comes first")
-    ok(verdict_word.lower() in dom_text.lower().split("</div>")[0] if verdict_word else True,
-       f"{name}: the first box says {verdict_word}")
+    first = dom_text.lower().split("<div class=\"verdict")[1].split("</span>")[0]
+    ok(verdict_word.lower() in first, f"{name}: the first box says {verdict_word} ({first})")
+    ok(not any(">none</span>" in b for b in dom_text.lower().split("<div class=\"verdict")[1:]),
+       f"{name}: no box says NONE")
+    lg = [b for b in d.boxes if b["lgbox"]]
+    bad = [(t, lb, x) for (t, _), b in zip(d.plots, d.boxes) for lb in b["lgbox"]
+           for x in b["bar"] + b["frame"] if overlap(lb, x)]
+    ok(lg and not bad, f"{name}: {len(lg)} legends, none over the plot area or a bar"
+       if not bad else f"{name}: legend over the plot: {bad[:3]}")
     ok(d.rings >= want_rings, f"{name}: {d.rings} regression marks (>= {want_rings})")
     ok(not d.urls, f"{name}: no element refers to a URL ({d.urls[:3]})")
     if urls is None:
@@ -169,7 +188,7 @@ def main():
             p = subprocess.run([ND, "report", "-o", page, j], capture_output=True, text=True)
             ok(p.returncode == 0, f"report of sim {scen}, roce and ib: exit {p.returncode}")
             check_page(browser, f"sim-{scen}", page, tmp, want_plots=4, want_rings=0,
-                       verdict_word="none")
+                       verdict_word="modelled")
         p = subprocess.run([ND, "report", "-o", os.path.join(tmp, "x.html"),
                             os.path.join(tmp, "nope.json")], capture_output=True, text=True)
         ok(p.returncode == 2 and "nope.json" in p.stderr, "a missing file: exit 2, named")

@@ -122,15 +122,39 @@ static const char *verdict_class(const char *v)
 	return "none";
 }
 
+static const char *fabric_name(struct json_object *r)
+{
+	return !strcmp(str(r, "fabric"), "ib") ? "InfiniBand" : "RoCE";
+}
+
+/* A sim judges nothing (its verdict is "none"): the box says it is a model, and its result. */
+static void model_headline(FILE *o, struct json_object *r)
+{
+	struct json_object *sim = get(r, "sim"), *fct = get(r, "fct");
+
+	fprintf(o, "<div class=\"headline\">A simulated %s fabric, not a measured one: <b>%.3f "
+		"Gb/s</b> aggregate over %.0f flows", fabric_name(r), num(r, "aggregate_gbps"),
+		get(sim, "flows") ? num(sim, "flows") : (double)alen(get(r, "flows")));
+	if (num(fct, "count") > 0)
+		fprintf(o, ", flow completion p99 %.1f us", num(fct, "p99_us"));
+	if (*str(sim, "scenario"))
+		svg_tag_text(o, " (scenario ", str(sim, "scenario"), ")");
+	fputs(".</div>", o);
+}
+
 static void verdict_box(FILE *o, struct json_object *r, const char *label)
 {
 	struct json_object *ev = get(r, "evidence");
+	bool model = !strcmp(str(r, "kind"), "sim");
 	size_t i;
 
-	fprintf(o, "<div class=\"verdict %s\"><span class=\"v\">", verdict_class(str(r, "verdict")));
-	nd_xml_escape(o, str(r, "verdict"));
+	fprintf(o, "<div class=\"verdict %s\"><span class=\"v\">", model ? "model" :
+		verdict_class(str(r, "verdict")));
+	nd_xml_escape(o, model ? "modelled" : str(r, "verdict"));
 	fputs("</span> ", o);
 	nd_xml_escape(o, label);
+	if (model)
+		model_headline(o, r);
 	svg_tag_text(o, "<div class=\"reason\">", str(r, "reason"), "</div>");
 	if (alen(ev)) {
 		fputs("<table class=\"ev\"><tr><th>where</th><th>counter</th><th>prio</th>"
@@ -179,8 +203,9 @@ static int by_gbps(const void *a, const void *b)
 static void flows_plot(FILE *o, struct json_object *r)
 {
 	struct json_object *flows = get(r, "flows"), **v;
-	size_t n = alen(flows), i, k, drawn = 0, m = 0;
-	struct svg_axes a = { 0 };
+	size_t n = alen(flows), i, k, m = 0;
+	struct svg_legend lg = { 0 };
+	struct svg_axes a = { .legend = &lg };
 	double *x, *y;
 
 	for (i = 0; i < n; i++)
@@ -200,6 +225,8 @@ static void flows_plot(FILE *o, struct json_object *r)
 			for (k = 0; k < alen(s); k++)
 				a.y1 = svg_max(a.y1, dbl(at(s, k)));
 			a.x1 = svg_max(a.x1, dt * (double)alen(s));
+			if (alen(s))
+				svg_legend_add(&lg, i, str(at(flows, i), "name"));
 		}
 		a.y1 *= 1.08;
 		svg_open(o, "Throughput per flow over time", "seconds", "Gb/s", &a);
@@ -214,7 +241,6 @@ static void flows_plot(FILE *o, struct json_object *r)
 			if (!alen(s))
 				continue;
 			svg_series(o, &a, x, y, alen(s), i, str(f, "name"));
-			svg_legend(o, drawn++, i, str(f, "name"));
 		}
 		svg_close(o);
 		if (n > FLOWS_DRAWN)
@@ -234,14 +260,13 @@ out:
 	a.x0 = 0;
 	a.x1 = (double)k;
 	a.nox = true;
+	a.legend = NULL;
 	a.y1 = num(v[0], "gbps") * 1.08;
 	svg_open(o, "Throughput per flow (no time series: fastest first)", "flow", "Gb/s", &a);
 	for (i = 0; i < k; i++) {
 		double g = num(v[i], "gbps"), bw = (SVG_W - SVG_ML - SVG_MR) / (double)k;
 
-		fprintf(o, "<rect class=\"pt bar\" style=\"fill:%s\" x=\"%.1f\" y=\"%.1f\" "
-			"width=\"%.1f\" height=\"%.1f\"><title>", svg_color(0), SVG_ML + bw * (double)i + 1,
-			svg_y(&a, g), bw > 3 ? bw - 2 : 1, SVG_H - SVG_MB - svg_y(&a, g));
+		svg_bar(o, &a, SVG_ML + bw * (double)i + 1, bw > 3 ? bw - 2 : 1, g, 0);
 		nd_xml_escape(o, str(v[i], "name"));
 		fprintf(o, ": %.6g Gb/s</title></rect>", g);
 	}
@@ -258,11 +283,13 @@ static void cdf_plot(FILE *o, struct json_object *r)
 	static const char *const names[] = { "probe latency", "completion latency",
 					     "flow completion time" };
 	double x[ND_DIST_CDF_POINTS], y[ND_DIST_CDF_POINTS];
-	struct svg_axes a = { .x0 = INFINITY, .y1 = 1, .logx = true };
-	size_t i, k, drawn = 0;
+	struct svg_legend lg = { 0 };
+	struct svg_axes a = { .x0 = INFINITY, .y1 = 1, .logx = true, .legend = &lg };
+	size_t i, k;
 
 	for (i = 0; i < N_OF(keys); i++) {
 		struct json_object *c = get(get(r, keys[i]), "cdf");
+		bool drawn = false;
 
 		for (k = 0; k < alen(c); k++) {
 			double us = dbl(at(at(c, k), 1));
@@ -270,8 +297,11 @@ static void cdf_plot(FILE *o, struct json_object *r)
 			if (us > 0) {
 				a.x0 = svg_min(a.x0, us);
 				a.x1 = svg_max(a.x1, us);
+				drawn = true;
 			}
 		}
+		if (drawn)
+			svg_legend_add(&lg, i, names[i]);
 	}
 	if (!isfinite(a.x0))
 		return;
@@ -290,7 +320,6 @@ static void cdf_plot(FILE *o, struct json_object *r)
 		if (!n)
 			continue;
 		svg_series(o, &a, x, y, n, i, names[i]);
-		svg_legend(o, drawn++, i, names[i]);
 	}
 	svg_close(o);
 }
@@ -317,10 +346,13 @@ static void port_bars(FILE *o, const char *title, const char *ylabel,
 		      struct json_object *const *ports, size_t n, const char *const *keys,
 		      const char *const *names, size_t g, double scale)
 {
-	struct svg_axes a = { .x1 = (double)n, .nox = true };
+	struct svg_legend lg = { 0 };
+	struct svg_axes a = { .x1 = (double)n, .nox = true, .legend = &lg };
 	double gw, bw;
 	size_t i, k;
 
+	for (k = 0; k < g; k++)
+		svg_legend_add(&lg, k, names[k]);
 	for (i = 0; i < n; i++)
 		for (k = 0; k < g; k++)
 			a.y1 = svg_max(a.y1, scale * num(ports[i], keys[k]));
@@ -332,22 +364,17 @@ static void port_bars(FILE *o, const char *title, const char *ylabel,
 		for (k = 0; k < g; k++) {
 			double v = scale * num(ports[i], keys[k]);
 
-			fprintf(o, "<rect class=\"pt bar\" style=\"fill:%s\" x=\"%.1f\" y=\"%.1f\" "
-				"width=\"%.1f\" height=\"%.1f\"><title>", svg_color(k),
-				SVG_ML + gw * (double)i + 2 + bw * (double)k, svg_y(&a, v), bw,
-				SVG_H - SVG_MB - svg_y(&a, v));
+			svg_bar(o, &a, SVG_ML + gw * (double)i + 2 + bw * (double)k, bw, v, k);
 			nd_xml_escape(o, str(ports[i], "name"));
 			fprintf(o, " %s: %.6g</title></rect>", names[k], v);
 		}
 		if (n <= 16) {
 			fprintf(o, "<text class=\"xl\" x=\"%.1f\" y=\"%d\">", SVG_ML + gw * (double)i +
-				gw / 2, SVG_H - SVG_MB + 16);
+				gw / 2, svg_base(&a) + 16);
 			nd_xml_escape(o, str(ports[i], "name"));
 			fputs("</text>", o);
 		}
 	}
-	for (k = 0; k < g; k++)
-		svg_legend(o, k, k, names[k]);
 	svg_close(o);
 }
 
@@ -414,8 +441,8 @@ static void ports_plot(FILE *o, struct json_object *r)
 
 static void one_report(FILE *o, struct json_object *r)
 {
-	fprintf(o, "<section class=\"report\"><h3>%s %s</h3>\n",
-		!strcmp(str(r, "fabric"), "ib") ? "InfiniBand" : "RoCE", str(r, "pattern"));
+	fprintf(o, "<section class=\"report\"><h3>%s %s</h3>\n", fabric_name(r),
+		str(r, "pattern"));
 	summary(o, r);
 	flows_plot(o, r);
 	cdf_plot(o, r);
@@ -572,7 +599,8 @@ static int history(FILE *o, const struct hist *h)
 	for (i = 0; i < h->n; i++) {
 		fprintf(o, "<tr><td>%zu</td>", i + 1);
 		svg_tag_text(o, "<td>", h->runs[i]->file, "</td>");
-		svg_tag_text(o, "<td>", h->runs[i]->verdict, "</td><td>");
+		svg_tag_text(o, "<td>", strcmp(h->runs[i]->kind, "sim") ? h->runs[i]->verdict :
+			     "modelled", "</td><td>");
 		worse_list(o, &h->res[i]);
 		fputs("</td></tr>", o);
 	}
@@ -590,6 +618,7 @@ static const char style[] =
 	".verdict{padding:10px 14px;border-radius:6px;margin:8px 0;border:1px solid #ccc}"
 	".verdict .v{font-weight:bold;text-transform:uppercase}"
 	".ok{background:#e6f4ea}.bad{background:#fce8e6}.none{background:#f1f3f4}"
+	".model{background:#e8f0fe}"
 	".reason{margin-top:4px}table{border-collapse:collapse;margin:6px 0;font-size:12px}"
 	"td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
 	"td:first-child,th:first-child{text-align:left}"
@@ -598,7 +627,7 @@ static const char style[] =
 	"svg .grid{stroke:#eee}svg .line{fill:none;stroke-width:1.5}"
 	"svg text{font:11px sans-serif;fill:#444}svg .t{font-size:13px;font-weight:bold}"
 	"svg .yl{text-anchor:end}svg .xl{text-anchor:middle}svg .ax{text-anchor:middle}"
-	"svg .lg{text-anchor:end;font-weight:bold}"
+	"svg .lgbox{fill:none}"
 	"svg .regression{fill:none;stroke:#d62728;stroke-width:2.5}"
 	".note,.sum{color:#555}figure{margin:8px 0}";
 

@@ -613,8 +613,9 @@ static int model_run(const struct nd_cli *cli, int argc, char **argv, void *data
 const struct nd_cmd nd_cmd_model = {
 	.name = "model",
 	.args = "",
-	.summary = "what the datapath should give: PCIe, path, memory and wire terms per memory "
-		   "kind, latency, and collectives on top (GPUDirect vs staged vs TCP-like)",
+	.summary = "Model what the datapath should give a transfer: PCIe, path, memory and wire "
+		   "terms per memory kind, latency, and collectives on top (GPUDirect vs staged vs "
+		   "TCP-like)",
 	.opts = model_opts,
 	.opt = model_opt,
 	.run = model_run,

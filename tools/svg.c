@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "report.h"
 #include "svg.h"
@@ -16,6 +17,12 @@
 #define SVG_TICKS_MAX 16	/* labels on one axis; a round step over a span gives at most 10 */
 #define SVG_LIMIT 1e300
 #define SVG_TINY 1e-300		/* the smallest end of a log axis */
+/* The legend: rows between the title and the frame, an entry a swatch and a name */
+#define LG_TOP (SVG_MT - 2)
+#define LG_ROW 14
+#define LG_SWATCH 10
+#define LG_GAP 16		/* between one entry's name and the next swatch */
+#define LG_CHAR 6.5		/* px per byte of an 11 px sans-serif name: wider than most glyphs */
 
 static const char *const palette[SVG_COLORS] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
@@ -124,9 +131,14 @@ double svg_x(const struct svg_axes *a, double x)
 		     -SVG_W, 2 * SVG_W);
 }
 
+int svg_base(const struct svg_axes *a)
+{
+	return SVG_H - SVG_MB + a->dy;
+}
+
 double svg_y(const struct svg_axes *a, double y)
 {
-	return clamp(SVG_H - SVG_MB - (a->y1 > a->y0 ? (y - a->y0) / (a->y1 - a->y0) : 0.5) *
+	return clamp(svg_base(a) - (a->y1 > a->y0 ? (y - a->y0) / (a->y1 - a->y0) : 0.5) *
 		     (SVG_H - SVG_MT - SVG_MB), -SVG_H, 2 * SVG_H);
 }
 
@@ -174,7 +186,7 @@ static void x_tick(FILE *o, const struct svg_axes *a, double v)
 
 	fmt_num(buf, sizeof(buf), v);
 	fprintf(o, "<text class=\"xl\" x=\"%.1f\" y=\"%d\">%s</text>", svg_x(a, v),
-		SVG_H - SVG_MB + 16, buf);
+		svg_base(a) + 16, buf);
 }
 
 static void x_ticks(FILE *o, const struct svg_axes *a)
@@ -207,22 +219,69 @@ static void x_ticks(FILE *o, const struct svg_axes *a)
 	}
 }
 
+/*
+ * Lays @l out in rows from the plot's left edge, a row as wide as the plot, and draws it when
+ * @o is given: each entry, then a box of class lgbox around them all (unfilled: what a test
+ * checks the bars against). Returns the number of rows.
+ */
+static int legend(FILE *o, const struct svg_legend *l)
+{
+	const double right = SVG_W - SVG_MR;
+	double x = SVG_ML, w, widest = 0;
+	int row = 0;
+	size_t i;
+
+	if (!l->n)
+		return 0;
+	if (o)
+		fputs("<g class=\"legend\">", o);
+	for (i = 0; i < l->n; i++) {
+		w = LG_SWATCH + 4 + LG_CHAR * (double)strlen(l->name[i]);
+		if (x > SVG_ML && x + w > right) {
+			row++;
+			x = SVG_ML;
+		}
+		widest = svg_max(widest, x + w);
+		if (o) {
+			fprintf(o, "<rect class=\"sw\" style=\"fill:%s\" x=\"%.1f\" y=\"%d\" "
+				"width=\"%d\" height=\"%d\"/><text class=\"lg\" x=\"%.1f\" y=\"%d\">",
+				svg_color(l->color[i]), x, LG_TOP + row * LG_ROW + 2, LG_SWATCH,
+				LG_SWATCH, x + LG_SWATCH + 4, LG_TOP + row * LG_ROW + 11);
+			nd_xml_escape(o, l->name[i]);
+			fputs("</text>", o);
+		}
+		x += w + LG_GAP;
+	}
+	if (o)
+		fprintf(o, "<rect class=\"lgbox\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>"
+			"</g>", SVG_ML, LG_TOP, svg_min(widest, right) - SVG_ML,
+			(row + 1) * LG_ROW);
+	return row + 1;
+}
+
 void svg_open(FILE *o, const char *title, const char *xlabel, const char *ylabel,
 	      struct svg_axes *a)
 {
+	int rows = a->legend ? legend(NULL, a->legend) : 0;
+
 	fix_span(&a->y0, &a->y1, -SVG_LIMIT);
 	fix_span(&a->x0, &a->x1, a->logx ? SVG_TINY : -SVG_LIMIT);
+	a->dy = rows ? rows * LG_ROW + 4 : 0;
 	fprintf(o, "<figure><svg class=\"plot\" viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" "
-		"role=\"img\">", SVG_W, SVG_H, SVG_W, SVG_H);
+		"role=\"img\">", SVG_W, SVG_H + a->dy, SVG_W, SVG_H + a->dy);
 	svg_tag_text(o, "<title>", title, "</title>");
 	svg_tag_text(o, "<text class=\"t\" x=\"64\" y=\"18\">", title, "</text>");
+	if (rows)
+		legend(o, a->legend);
 	fprintf(o, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", SVG_ML,
-		SVG_MT, SVG_W - SVG_ML - SVG_MR, SVG_H - SVG_MT - SVG_MB);
+		SVG_MT + a->dy, SVG_W - SVG_ML - SVG_MR, SVG_H - SVG_MT - SVG_MB);
 	y_ticks(o, a);
 	x_ticks(o, a);
-	svg_tag_text(o, "<text class=\"ax\" x=\"352\" y=\"294\">", xlabel, "</text>");
-	svg_tag_text(o, "<text class=\"ax\" transform=\"rotate(-90)\" x=\"-150\" y=\"14\">",
-		     ylabel, "</text>");
+	fprintf(o, "<text class=\"ax\" x=\"352\" y=\"%d\">", 294 + a->dy);
+	svg_tag_text(o, "", xlabel, "</text>");
+	fprintf(o, "<text class=\"ax\" transform=\"rotate(-90)\" x=\"%d\" y=\"14\">",
+		-150 - a->dy);
+	svg_tag_text(o, "", ylabel, "</text>");
 }
 
 void svg_close(FILE *o)
@@ -230,12 +289,21 @@ void svg_close(FILE *o)
 	fputs("</svg></figure>\n", o);
 }
 
-void svg_legend(FILE *o, size_t row, size_t color, const char *name)
+void svg_legend_add(struct svg_legend *l, size_t color, const char *name)
 {
-	fprintf(o, "<text class=\"lg\" x=\"%d\" y=\"%zu\" style=\"fill:%s\">", SVG_W - SVG_MR - 4,
-		SVG_MT + 14 + 13 * row, svg_color(color));
-	nd_xml_escape(o, name);
-	fputs("</text>", o);
+	if (l->n >= SVG_LEGEND_MAX)
+		return;
+	l->name[l->n] = name;
+	l->color[l->n++] = color;
+}
+
+void svg_bar(FILE *o, const struct svg_axes *a, double x, double w, double v, size_t color)
+{
+	double top = svg_y(a, clamp(v, a->y0, a->y1)), base = svg_y(a, clamp(0, a->y0, a->y1));
+
+	fprintf(o, "<rect class=\"pt bar\" style=\"fill:%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		"height=\"%.1f\"><title>", svg_color(color), x, svg_min(top, base), w,
+		fabs(base - top));
 }
 
 void svg_series(FILE *o, const struct svg_axes *a, const double *x, const double *y, size_t n,

@@ -65,7 +65,8 @@ struct nd_report {
 	enum nd_outcome outcome;
 	char failure[ND_ERR_MSG_MAX];	/* the step that failed, when rolled back; or why refused */
 	char journal[512];		/* where the pre-state was written */
-	char note[512];			/* rollback: why there was nothing to do */
+	char note[512];			/* rollback: why there was nothing to do (no
+					 * parentheses: the text output puts it in its own) */
 	struct nd_conflict *conflicts;	/* rollback */
 	size_t n_conflicts;
 };

@@ -26,7 +26,8 @@ struct nd_ecn_param {
 
 struct nd_ecn {
 	enum nd_ecn_backend backend;
-	char note[256];		/* what audit should know of this backend: why a part is not readable */
+	char note[256];		/* what audit should know of this backend: why a part is not
+				 * readable; no parentheses, as show and path put it in theirs */
 	bool have_enable;	/* per-priority enables readable (MLNX_OFED sysfs only) */
 	uint8_t np_en, rp_en;	/* priority bitmaps: notification point, reaction point */
 	struct nd_ecn_param params[ND_ECN_PARAM_MAX];	/* includes np_cnp_dscp, np_cnp_prio */

@@ -83,11 +83,12 @@ static bool journal_live(const struct nd_journal *j, struct nd_report *r)
 	if (!strcmp(j->status, "in-progress") || !strcmp(j->status, "applied"))
 		return true;
 	if (!strcmp(j->status, "rolled-back"))
-		snprintf(r->note, sizeof(r->note), "the last apply (%s, pid %d) is already rolled "
-			 "back (%s): nothing to do", j->profile, j->pid, when);
+		snprintf(r->note, sizeof(r->note), "the last apply, of %s by pid %d, is already "
+			 "rolled back, as of %s: nothing to do", j->profile, j->pid, when);
 	else if (!strcmp(j->status, "started"))
-		snprintf(r->note, sizeof(r->note), "the last apply (%s, pid %d, %s) stopped before "
-			 "it changed anything: nothing to roll back", j->profile, j->pid, when);
+		snprintf(r->note, sizeof(r->note), "the last apply, of %s by pid %d at %s, stopped "
+			 "before it changed anything: nothing to roll back", j->profile, j->pid,
+			 when);
 	else
 		snprintf(r->note, sizeof(r->note), "the journal's status is '%s': nothing to roll "
 			 "back", j->status);

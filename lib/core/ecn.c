@@ -16,6 +16,7 @@
 
 #define OFED_DIR "/sys/class/net/%s/ecn/"
 #define DEBUGFS_DIR "/sys/kernel/debug/mlx5/%s/cc_params/"
+#define NO_BACKEND "no MLNX_OFED ecn sysfs, no mlx5 debugfs cc_params"
 
 struct ecn_param_row {
 	const char *name;	/* canonical: the upstream cc_params file */
@@ -228,7 +229,8 @@ int nd_ecn_read(const char *ifname, const char *bus_info, struct nd_ecn *ecn, st
 	if (!ret) {
 		ecn->backend = ND_ECN_MLX5_DEBUGFS;
 		snprintf(ecn->note, sizeof(ecn->note), "upstream mlx5 has no per-priority ECN "
-			 "enable; firmware ROCE_CC_PRIO_MASK (mlxconfig) picks the priorities");
+			 "enable; firmware ROCE_CC_PRIO_MASK, set by mlxconfig, picks the "
+			 "priorities");
 		ret = read_params(ifname, bus_info, ecn, e);
 		if (ret != -EACCES && ret != -EPERM)
 			return ret;
@@ -250,8 +252,7 @@ int nd_ecn_read(const char *ifname, const char *bus_info, struct nd_ecn *ecn, st
 			 "DCQCN parameters are in debugfs, readable by root only");
 		return 0;
 	}
-	snprintf(ecn->note, sizeof(ecn->note), "not readable on this driver (no MLNX_OFED ecn "
-		 "sysfs, no mlx5 debugfs cc_params)");
+	snprintf(ecn->note, sizeof(ecn->note), NO_BACKEND);
 	return 0;
 }
 
@@ -281,9 +282,8 @@ int nd_ecn_set_param(const char *ifname, const char *bus_info, enum nd_ecn_backe
 				  "rp_ai_rate", ifname, name);
 	if (backend == ND_ECN_NONE)
 		return nd_err_set(e, -EOPNOTSUPP, "%s: cannot set DCQCN parameter %s: the driver "
-				  "offers no interface for it (no MLNX_OFED ecn sysfs, no mlx5 "
-				  "debugfs cc_params); set it in the NIC firmware instead", ifname,
-				  name);
+				  "offers no interface for it (" NO_BACKEND "); set it in the NIC "
+				  "firmware instead", ifname, name);
 	param_path(path, sizeof(path), backend, ifname, bus_info, row);
 	if (!path[0])
 		return nd_err_set(e, -EOPNOTSUPP, "%s: cannot set DCQCN parameter %s: %s has no "

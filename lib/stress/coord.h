@@ -193,7 +193,7 @@ struct nd_rv_guard {
 	void *log_arg;
 };
 
-/* ---- the coordinator (coord_serve.c): a thread in rank 0's process ---- */
+/* ---- the coordinator (coord_serve.c, coord_job.c): a thread in rank 0's process ---- */
 
 struct nd_coord;
 

@@ -258,6 +258,161 @@ START_TEST(axes_bounded)
 }
 END_TEST
 
+/* ---- the legend: never over a bar, nor over the plot area --------------------------- */
+
+/* Attribute @name of the tag at @tag as a number; NAN when the tag has none. */
+static double attr(const char *tag, const char *name)
+{
+	const char *end = strchr(tag, '>'), *p;
+	char key[16];
+
+	snprintf(key, sizeof(key), " %s=\"", name);
+	p = strstr(tag, key);
+	return p && end && p < end ? strtod(p + strlen(key), NULL) : NAN;
+}
+
+struct box {
+	double x, y, w, h;
+};
+
+static struct box box_of(const char *tag)
+{
+	struct box b = { attr(tag, "x"), attr(tag, "y"), attr(tag, "width"), attr(tag, "height") };
+
+	ck_assert_msg(isfinite(b.x) && isfinite(b.y) && b.w >= 0 && b.h >= 0, "%.120s", tag);
+	return b;
+}
+
+/* Whether @a and @b share some area (touching edges do not). */
+static bool overlap(struct box a, struct box b)
+{
+	return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
+/*
+ * Every plot of @page: its legend box (class lgbox) holds its swatches and shares no area with
+ * the plot's frame nor with any bar; every bar is inside the frame. Returns the plots with a
+ * legend.
+ */
+static size_t legends_clear(const char *page, unsigned int seed)
+{
+	const char *p, *end, *q;
+	size_t legends = 0;
+
+	for (p = strstr(page, "<svg class=\"plot\""); p; p = strstr(end, "<svg class=\"plot\"")) {
+		struct box frame, lg = { 0 }, b;
+		bool has_lg;
+
+		end = strstr(p, "</svg>");
+		ck_assert_ptr_nonnull(end);
+		q = strstr(p, "<rect class=\"frame\"");
+		ck_assert(q && q < end);
+		frame = box_of(q);
+		q = strstr(p, "<rect class=\"lgbox\"");
+		has_lg = q && q < end;
+		if (has_lg) {
+			lg = box_of(q);
+			legends++;
+			ck_assert_msg(!overlap(lg, frame), "seed %u: legend over the plot area", seed);
+			for (q = strstr(p, "<rect class=\"sw\""); q && q < end;
+			     q = strstr(q + 1, "<rect class=\"sw\"")) {
+				b = box_of(q);
+				ck_assert_msg(b.x >= lg.x && b.y >= lg.y && b.x + b.w <= lg.x + lg.w &&
+					      b.y + b.h <= lg.y + lg.h, "seed %u: a swatch outside "
+					      "the legend: %.120s", seed, q);
+			}
+		}
+		for (q = strstr(p, "<rect class=\"pt bar\""); q && q < end;
+		     q = strstr(q + 1, "<rect class=\"pt bar\"")) {
+			b = box_of(q);
+			ck_assert_msg(!has_lg || !overlap(lg, b), "seed %u: legend (%g,%g %gx%g) "
+				      "over a bar: %.160s", seed, lg.x, lg.y, lg.w, lg.h, q);
+			ck_assert_msg(b.y >= frame.y - 0.05 && b.y + b.h <= frame.y + frame.h + 0.05,
+				      "seed %u: a bar out of the frame: %.160s", seed, q);
+		}
+	}
+	return legends;
+}
+
+/* A value for a port's counter: mostly nothing, sometimes a lot, now and then absurd. */
+static double rand_count(unsigned int *seed)
+{
+	switch (rand_r(seed) % 8) {
+	case 0: case 1: case 2:
+		return 0;
+	case 3:
+		return 1e300;
+	case 4:
+		return (double)(rand_r(seed) % 10);
+	default:
+		return (double)rand_r(seed) * (double)(1 + rand_r(seed) % 1000);
+	}
+}
+
+static const char *const count_keys[] = { "pause_frames", "ecn_marked", "cnp_sent",
+					  "cnp_handled", "drops" };
+
+/*
+ * Seeded random ports (1..40 of them, counters from nothing to 1e300, shares of the run) and
+ * flows with names from 1 to 90 characters, some repeated: on every page the legends stay out
+ * of the plot area and off every bar, each bar plot has one, and the per-port plots are drawn.
+ */
+START_TEST(legend_clear_of_bars)
+{
+	unsigned int seed = 1000 + (unsigned int)_i, s0 = seed;
+	struct json_object *r = recorded(), *ports = json_object_new_array(), *flows, *p;
+	size_t n = 1 + (size_t)rand_r(&seed) % 40, nf = 1 + (size_t)rand_r(&seed) % 20, i, k;
+	char run[64], out[64], name[96], *page;
+
+	make_dir();
+	for (i = 0; i < n; i++) {
+		p = json_object_new_object();
+		snprintf(name, sizeof(name), "host%zu/eth0", i);
+		json_object_object_add(p, "name", json_object_new_string(name));
+		for (k = 0; k < sizeof(count_keys) / sizeof(count_keys[0]); k++)
+			json_object_object_add(p, count_keys[k],
+					       json_object_new_double(rand_count(&seed)));
+		json_object_object_add(p, "pause_fraction", json_object_new_double(
+			rand_r(&seed) % 3 ? 0 : (double)(rand_r(&seed) % 1001) / 1000));
+		json_object_object_add(p, "credit_wait_fraction", json_object_new_double(
+			rand_r(&seed) % 3 ? 0 : (double)(rand_r(&seed) % 1001) / 1000));
+		json_object_array_add(ports, p);
+	}
+	/* at least one counter moved, so the per-port plots are drawn */
+	json_object_object_add(json_object_array_get_idx(ports, 0), "drops",
+			       json_object_new_double(1 + rand_count(&seed)));
+	json_object_object_add(r, "ports", ports);
+	ck_assert(json_object_object_get_ex(r, "flows", &flows));
+	for (i = 1; i < nf; i++) {
+		p = NULL;
+		ck_assert_int_eq(json_object_deep_copy(json_object_array_get_idx(flows, 0), &p,
+						       NULL), 0);
+		json_object_array_add(flows, p);
+	}
+	for (i = 0; i < nf; i++) {
+		size_t len = 1 + (size_t)rand_r(&seed) % 90;
+
+		for (k = 0; k < len; k++)
+			name[k] = (char)('a' + rand_r(&seed) % 26);
+		name[len] = 0;
+		json_object_object_add(json_object_array_get_idx(flows, i), "name",
+				       json_object_new_string(name));
+	}
+	snprintf(run, sizeof(run), "%s/run.json", dir);
+	snprintf(out, sizeof(out), "%s/page.html", dir);
+	ck_assert_int_eq(json_object_to_file(run, r), 0);
+	ck_assert_int_eq(nd_cli_run(&nd_cmd_report, 4, (char *[]){ "report", "-o", out, run,
+								     NULL }), ND_EXIT_OK);
+	page = unit_read_file(out);
+	ck_assert_msg(strstr(page, "Per-port congestion signals"), "seed %u: no port plot", s0);
+	/* the flows over time, the per-port counts, the shares when any moved */
+	ck_assert_uint_ge(legends_clear(page, s0), 2);
+	free(page);
+	json_object_put(r);
+	remove_dir();
+}
+END_TEST
+
 /*
  * A sim report has a number per flow, and up to a million flows: comparing two must not look
  * each name up in the other one by one. 50000 flows each took minutes under ASan that way
@@ -320,6 +475,7 @@ Suite *suite_report(void)
 			    (int)(sizeof(bad_numbers) / sizeof(bad_numbers[0])));
 	tcase_add_loop_test(tc, extreme_numbers_drawn, 0, 6);
 	tcase_add_test(tc, axes_bounded);
+	tcase_add_loop_test(tc, legend_clear_of_bars, 0, 16);
 	tcase_add_test(tc, compare_many_flows);
 	suite_add_tcase(s, tc);
 	return s;
