@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coord_serve.h"
+#include "coord_job.h"
 
 void nd_coord_say(struct nd_coord *co, const char *fmt, ...)
 {

@@ -20,7 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "coord_serve.h"
+#include "coord_job.h"
 
 #define RX_CHUNK 65536
 #define HELLO_WAIT_S 10		/* a connection that says nothing this long is let go */

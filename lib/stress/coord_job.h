@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The built-in coordinator's state, shared by its two halves: the server (coord_serve.c: the
- * listener, the thread's loop, each connection's bytes) and the job (coord_job.c: who joins
- * with which rank, each collective step, an abort that reaches every rank).
+ * The built-in coordinator's job (coord_job.c: who joins with which rank, each collective step,
+ * an abort that reaches every rank) and the state it keeps, which the server above it
+ * (coord_serve.c: the listener, the thread's loop, each connection's bytes) fills and calls
+ * into; the job never calls the server.
  */
-#ifndef ND_COORD_SERVE_H
-#define ND_COORD_SERVE_H
+#ifndef ND_COORD_JOB_H
+#define ND_COORD_JOB_H
 
 #include <pthread.h>
 
