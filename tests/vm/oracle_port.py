@@ -54,10 +54,11 @@ EPROTO_RETRIES = [0]
 
 
 def dcb(*args):
-	"""dcb ... set; once more when dcb lost its place in the netlink conversation. Under load
-	iproute2 6.1's dcb can read the kernel's late ACK of its own read-before-write as the answer
-	to the write ("Attribute write: Protocol error", a sequence mismatch in libmnl). The write
-	was sent either way and is the same again; the read-back after decides."""
+	"""dcb ... set; once more when dcb lost its place in the netlink conversation. iproute2
+	6.1's dcb leaves the ACK of its own read-before-write in its socket and reads it as the
+	write's answer: when a second turns between the two (its sequence numbers are time(NULL)),
+	"Attribute write: Protocol error" (fixed in 6.2 by d0e02f35; guest-lib.sh). The write was
+	sent either way and is the same again; the read-back after decides."""
 	for _ in range(2):
 		rc, out, err = sh([DCB] + list(args))
 		if rc == 0 or 'Protocol error' not in err:
