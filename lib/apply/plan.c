@@ -13,6 +13,7 @@
 
 #include "core/internal.h"
 #include "plan.h"
+#include "plan_int.h"
 
 #define SET(p, f) ((p)->set & (1u << (f)))
 #define OOM(e) nd_err_set(e, -ENOMEM, "out of memory while planning")

@@ -11,6 +11,7 @@
 
 #include "core/internal.h"
 #include "plan.h"
+#include "plan_int.h"
 
 #define SET(p, f) ((p)->set & (1u << (f)))
 

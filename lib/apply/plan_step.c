@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "plan.h"
+#include "plan_step.h"
 
 void nd_plan_free(struct nd_plan *plan)
 {

@@ -5,14 +5,20 @@
  * fix. Everything comes from sysfs and procfs through the rooted accessor, so fixture trees stand
  * in for hosts; what an unprivileged reader cannot see is a skip that says so, never a guess.
  *
- * This file owns the table and the run: it scans the PCI hierarchy (doctor_pci.c), then calls
+ * This file owns the table and the run: it scans the PCI hierarchy (doctor_topo.c), then calls
  * each check (doctor_pci.c, doctor_host.c, doctor_roce.c), which append to the result through
- * doctor_result.c. Nothing below calls back up here.
+ * doctor_result.c. They share doctor_int.h; nothing below calls back up here.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "doctor.h"
+#include "doctor_int.h"
+
+/* One row of the table: a check appends findings under @id. */
+struct nd_doc_check {
+	const char *id;
+	void (*check)(struct nd_doc *c, const char *id);
+};
 
 /* The checks, in the order they run and report. */
 static const struct nd_doc_check checks[] = {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "doctor.h"
+#include "doctor_int.h"
 
 /* ---- iommu ---- */
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doctor.h"
+#include "doctor_int.h"
 
 #define PCI_CFG_HEADER 64		/* what an unprivileged read of config returns */
 #define PCI_CFG_EXT 0x100		/* PCIe extended capabilities start here */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doctor.h"
+#include "doctor_int.h"
 
 static const char *const status_names[] = {
 	[ND_CHECK_PASS] = "pass",

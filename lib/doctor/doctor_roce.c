@@ -6,7 +6,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "doctor.h"
+#include "doctor_int.h"
 
 #define IB_MTU_MAX 4096
 #define GID_SHOWN 6		/* GIDs listed in the evidence of a port that has no good one */

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doctor.h"
+#include "doctor_int.h"
 
 #define PCI_CLASS_VGA 0x0300
 #define PCI_CLASS_3D 0x0302

@@ -8,7 +8,7 @@
  * over that), the checks across keys once the chain is in, and the entry points. Below it:
  * the schema (profile_schema.c and the sections' files), the key-table engine
  * (profile_table.c), the key and value parsers (profile_keys.c, profile_value.c) and file
- * reading (profile_file.c).
+ * reading (profile_file.c), which share profile_int.h and call nothing here.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 
 #include "core/internal.h"
-#include "profile.h"
+#include "profile_int.h"
 
 #define LOC_FILE_MAX sizeof(((struct nd_loc *)0)->file)
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "core/internal.h"
-#include "profile.h"
+#include "profile_int.h"
 
 static const struct pnum num_cable = { "cable length", 0, 65535, "give metres, 0..65535" };
 

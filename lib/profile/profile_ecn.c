@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "profile.h"
+#include "profile_int.h"
 
 static const struct pnum num_u32 = { "value", 0, UINT32_MAX, "DCQCN parameters are 0..4294967295" };
 

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/internal.h"
-#include "profile.h"
+#include "profile_int.h"
 
 int pf_slurp(const char *path, char **out, size_t *len, struct stat *st, char *why, size_t size)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "profile.h"
+#include "profile_int.h"
 
 void pk_set_field(struct pctx *c, int field, const struct nd_ynode *v)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "profile.h"
+#include "profile_int.h"
 
 static char **match_list(struct nd_match *m, unsigned int slot, size_t **n)
 {

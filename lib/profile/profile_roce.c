@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "core/internal.h"
-#include "profile.h"
+#include "profile_int.h"
 
 static const struct pnum num_tos = {
 	"ToS", 0, 255, "the ToS byte is 0..255 (DSCP 26 with ECT(0) is 106)"

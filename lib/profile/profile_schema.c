@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/internal.h"
-#include "profile.h"
+#include "profile_int.h"
 
 /* ASCII only: a name ends up in file names and JSON, and isalnum() follows the locale */
 #define NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"

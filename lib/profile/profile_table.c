@@ -9,7 +9,7 @@
 #include <strings.h>
 
 #include "core/internal.h"
-#include "profile.h"
+#include "profile_int.h"
 
 /* "did you mean": a near key in the same mapping, else the same key elsewhere in the schema. */
 static bool find_path(const struct pkey *table, const char *prefix, const char *name, char *buf,

@@ -11,7 +11,7 @@
 #include <strings.h>
 
 #include "core/internal.h"
-#include "profile.h"
+#include "profile_int.h"
 
 const struct pnum pv_num_prio = { "priority", 0, 7, "priorities are 0..7" };
 const struct pnum pv_num_tc = { "TC", 0, 7, "traffic classes are 0..7" };

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
-/* Scenario values (sim_value.c) for the scenario schema (sim_scenario.c), over profile.h's. */
+/* Scenario values (sim_value.c) for the scenario schema (sim_scenario.c), over profile_int.h's. */
 #ifndef ND_SIM_VALUE_H
 #define ND_SIM_VALUE_H
 
-#include "profile/profile.h"
+#include "profile/profile_int.h"
 
 /* A real number in [lo, hi]: "0.125", "12.5%", "1/8"; @what names it in messages. */
 int sv_real(struct pctx *c, const struct nd_ynode *v, const char *what, double lo, double hi,

@@ -3,17 +3,19 @@
  * Triage: rules over one port's counter deltas and state -> findings (severity, the counters
  * that moved, what to do). Each rule is one row {id, severity, check} of a family of rules that
  * read the same counters (triage_pfc.c, triage_ecn.c, triage_loss.c, triage_ib.c,
- * triage_reset.c); this file owns the table of families and runs it, then adds the profile's
- * lints. A check reads counters by their canonical names (nd_counter_info(), owned by the
- * counter maps), so one rule serves every driver. A counter the driver does not have is absent
- * from the deltas and the rules that need it stay silent instead of guessing; a counter without
- * a delta this interval (reset, new) is the counter-reset rule's to explain.
+ * triage_reset.c; they build findings through triage_finding.c and share triage_int.h); this
+ * file owns the table of families and runs it, then adds the profile's lints; triage_run.c,
+ * above it, samples live ports and calls it. A check reads counters by their canonical names
+ * (nd_counter_info(), owned by the counter maps), so one rule serves every driver. A counter the
+ * driver does not have is absent from the deltas and the rules that need it stay silent instead
+ * of guessing; a counter without a delta this interval (reset, new) is the counter-reset rule's
+ * to explain.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "triage.h"
+#include "triage_int.h"
 
 /* The families, in the order their rules run and their findings are reported. */
 static const struct nd_tri_family *const families[] = {

@@ -5,7 +5,7 @@
  */
 #include <inttypes.h>
 
-#include "triage.h"
+#include "triage_int.h"
 
 #define C_ECN_MARKED		"roce_rx_ecn_marked"
 #define C_CNP_SENT		"cnp_sent"

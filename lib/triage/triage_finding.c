@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "triage.h"
+#include "triage_int.h"
 
 bool nd_tri_counted(const struct nd_delta *d)
 {

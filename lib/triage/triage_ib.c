@@ -5,7 +5,7 @@
  */
 #include <inttypes.h>
 
-#include "triage.h"
+#include "triage_int.h"
 
 #define C_XMIT_WAIT		"ib_xmit_wait"
 

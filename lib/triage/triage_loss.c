@@ -5,7 +5,7 @@
  */
 #include <inttypes.h>
 
-#include "triage.h"
+#include "triage_int.h"
 
 #define C_RNR_RCVD		"rnr_naks_rcvd"
 #define C_RNR_SENT		"rnr_naks_sent"

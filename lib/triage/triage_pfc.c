@@ -7,7 +7,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "triage.h"
+#include "triage_int.h"
 
 #define C_PFC_RX_FRAMES		"pfc_rx_frames"
 #define C_PFC_RX_US		"pfc_rx_duration_us"

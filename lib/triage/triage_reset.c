@@ -4,7 +4,7 @@
  * maximum, whose rules stayed silent or saw part. It reads every delta, so it names no counter
  * of its own.
  */
-#include "triage.h"
+#include "triage_int.h"
 
 /* A finding with every delta of @status as its evidence, or NULL for none; *@k: how many. */
 static struct nd_finding *collect(struct nd_tri_ctx *c, const struct nd_tri_rule *r,

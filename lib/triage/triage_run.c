@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "triage.h"
+#include "triage_int.h"
 
 static int sleep_until(const struct timespec *deadline)
 {

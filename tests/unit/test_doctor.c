@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 
-#include "doctor/doctor.h"
+#include "doctor/doctor_int.h"
 #include "unit.h"
 
 static void run(struct nd_doctor *d)

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * What the doctor's files share: the run's state, the table row of a check, the result helpers
- * (doctor_result.c), the PCI topology (doctor_topo.c) and the checks. Files call downward only:
- * doctor.c -> the check files (doctor_pci.c, doctor_host.c, doctor_roce.c) -> doctor_topo.c
- * -> doctor_result.c.
+ * What the doctor's files share: the run's state, the result helpers (doctor_result.c), the PCI
+ * topology (doctor_topo.c) and the checks. Files call downward only: doctor.c (the table and
+ * the run, which no file here calls) -> the check files (doctor_pci.c, doctor_host.c,
+ * doctor_roce.c) -> doctor_topo.c -> doctor_result.c.
  */
-#ifndef ND_DOCTOR_H
-#define ND_DOCTOR_H
+#ifndef ND_DOCTOR_INT_H
+#define ND_DOCTOR_INT_H
 
 #include "core/internal.h"
 
@@ -22,12 +22,6 @@ struct nd_doc {
 	int ib_status;			/* 0, or -errno reading /sys/class/infiniband */
 	char unplaced[256];		/* RDMA devices not on a PCI function (rxe, siw) */
 	size_t *best;			/* per GPU: its nearest NIC, n_nics when none */
-};
-
-/* One row of the doctor's table (doctor.c): a check appends findings under @id. */
-struct nd_doc_check {
-	const char *id;
-	void (*check)(struct nd_doc *c, const char *id);
 };
 
 /* ---- doctor_result.c: what every check appends to ---- */

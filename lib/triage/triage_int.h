@@ -5,8 +5,8 @@
  * (triage_finding.c). Files call downward only: triage_run.c -> triage.c -> the families
  * (triage_pfc.c, triage_ecn.c, triage_loss.c, triage_ib.c, triage_reset.c) -> triage_finding.c.
  */
-#ifndef ND_TRIAGE_H
-#define ND_TRIAGE_H
+#ifndef ND_TRIAGE_INT_H
+#define ND_TRIAGE_INT_H
 
 #include "core/internal.h"
 

@@ -6,8 +6,8 @@
  * profile_table.c (the key-table engine) and profile_keys.c (key parsers) -> profile_value.c
  * (value parsers); profile_file.c reads files for profile.c.
  */
-#ifndef ND_PROFILE_H
-#define ND_PROFILE_H
+#ifndef ND_PROFILE_INT_H
+#define ND_PROFILE_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
