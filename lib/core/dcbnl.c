@@ -94,8 +94,7 @@ void nd_dcb_dscp_map(const struct nd_dcb *dcb, int dscp2prio[ND_DSCP_MAX])
 	}
 }
 
-/* What follows the header of a dcbnl request: the family header and the device's name. */
-static void put_body(struct nlmsghdr *nlh, uint8_t cmd, const char *ifname)
+void nd_dcb_put_body(struct nlmsghdr *nlh, uint8_t cmd, const char *ifname)
 {
 	struct dcbmsg *dcb = mnl_nlmsg_put_extra_header(nlh, sizeof(*dcb));
 
@@ -113,7 +112,7 @@ struct nlmsghdr *nd_dcb_put_request(void *buf, uint8_t cmd, const char *ifname, 
 	nlh->nlmsg_type = cmd == DCB_CMD_IEEE_GET || cmd == DCB_CMD_GDCBX ? RTM_GETDCB : RTM_SETDCB;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
 	nlh->nlmsg_seq = seq;
-	put_body(nlh, cmd, ifname);
+	nd_dcb_put_body(nlh, cmd, ifname);
 	return nlh;
 }
 
@@ -291,7 +290,7 @@ static void put_get(struct nlmsghdr *nlh, size_t i, void *data)
 {
 	const struct get_ctx *ctx = data;
 
-	put_body(nlh, DCB_CMD_IEEE_GET, ctx->names[i]);
+	nd_dcb_put_body(nlh, DCB_CMD_IEEE_GET, ctx->names[i]);
 }
 
 static int on_reply(const struct nlmsghdr *nlh, size_t i, void *data, struct nd_err *e)

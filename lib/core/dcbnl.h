@@ -8,6 +8,8 @@
 /* More than every DSCP, PCP and a few ethertypes and ports: a sane kernel stays far below. */
 #define ND_DCB_APPS_MAX 1024
 
+/* What follows a dcbnl request's header: the family header for @cmd and @ifname's name. */
+void nd_dcb_put_body(struct nlmsghdr *nlh, uint8_t cmd, const char *ifname);
 /* Put a dcbnl request for @cmd on @ifname into @buf (ND_NL_REQ_MAX bytes, zeroed; with ACK). */
 struct nlmsghdr *nd_dcb_put_request(void *buf, uint8_t cmd, const char *ifname, uint32_t seq);
 /* Parse one IEEE_GET reply into @dcb (which the caller zeroed); checks every length. */

@@ -24,26 +24,27 @@ int nd_peer_find(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struct 
 {
 	struct nd_peer_wait *rest = calloc(n ? n : 1, sizeof(*rest));
 	size_t *at = calloc(n ? n : 1, sizeof(*at)), k = 0;
+	int *r = calloc(n ? n : 1, sizeof(*r));
 	struct nd_nl nl = { 0 };
 	int ret = 0;
 
-	if (!rest || !at) {
+	if (!rest || !at || !r) {
 		free(rest);
 		free(at);
+		free(r);
 		return nd_err_set(e, -ENOMEM, "out of memory to find %zu ports' link partners", n);
 	}
-	/* one rtnetlink socket asks every port's DCBX engine; without one, the wire still can */
-	if (nd_nl_open(&nl, NETLINK_ROUTE, e))
+	/* every port's DCBX engine asked at once; without an answer, the wire still can */
+	if (nd_nl_open(&nl, NETLINK_ROUTE, e) || peer_dcbnl_read_many(&nl, w, n, r, e)) {
 		nd_err_clear(e);
+		memset(r, 0, n * sizeof(*r));
+	}
 	for (size_t i = 0; i < n; i++) {
-		int r = nd_nl_is_open(&nl) ?
-			peer_dcbnl_read(&nl, w[i].ifname, &w[i].peer, &w[i].err) : 0;
-
 		w[i].source = ND_PEER_SRC_NONE;
-		w[i].heard = r > 0;
+		w[i].heard = r[i] > 0;
 		w[i].waited_ms = 0;
 		w[i].bad_frames = 0;
-		if (r > 0) {
+		if (r[i] > 0) {
 			w[i].source = ND_PEER_SRC_DCBNL;
 			continue;
 		}
@@ -61,5 +62,6 @@ int nd_peer_find(struct nd_peer_wait *w, size_t n, unsigned int wait_ms, struct 
 	}
 	free(rest);
 	free(at);
+	free(r);
 	return ret;
 }

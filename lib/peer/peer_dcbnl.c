@@ -8,6 +8,7 @@
  * attribute out; a kernel struct is copied only when the attribute is long enough for it.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/rtnetlink.h>
@@ -161,60 +162,92 @@ int peer_dcbnl_parse(const struct nlmsghdr *nlh, uint8_t cmd, struct nd_peer *p)
 	return g.any;
 }
 
-static int on_reply(const struct nlmsghdr *nlh, void *data, struct nd_err *e)
+/* Request 2i asks port i's IEEE_GET, 2i+1 its CEE_GET: both parse into the port's peer. */
+struct many {
+	struct nd_peer_wait *w;
+	bool *any;
+};
+
+static uint8_t many_cmd(size_t i)
 {
-	struct peer_get *g = data;
-	int ret = peer_dcbnl_parse(nlh, g->cmd, g->p);
+	return i % 2 ? DCB_CMD_CEE_GET : DCB_CMD_IEEE_GET;
+}
+
+static void put_get(struct nlmsghdr *nlh, size_t i, void *data)
+{
+	const struct many *m = data;
+
+	nd_dcb_put_body(nlh, many_cmd(i), m->w[i / 2].ifname);
+}
+
+static int on_reply(const struct nlmsghdr *nlh, size_t i, void *data, struct nd_err *e)
+{
+	struct many *m = data;
+	int ret = peer_dcbnl_parse(nlh, many_cmd(i), &m->w[i / 2].peer);
 
 	if (ret < 0)
-		return nd_err_set(e, ret, "%s: a DCB reply that is not one", g->ifname);
-	g->any |= ret > 0;
+		return nd_err_set(e, ret, "%s: a DCB reply that is not one", m->w[i / 2].ifname);
+	m->any[i / 2] |= ret > 0;
 	return 0;
 }
 
-static int ask(struct nd_nl *nl, struct peer_get *g, struct nd_err *e)
+int peer_dcbnl_read_many(struct nd_nl *nl, struct nd_peer_wait *w, size_t n, int *r,
+			 struct nd_err *e)
 {
-	struct nlmsghdr *nlh = nd_dcb_put_request(nl->buf, g->cmd, g->ifname, ++nl->seq);
+	int *ret = calloc(2 * n + 1, sizeof(*ret));
+	struct nd_err *errs = calloc(2 * n + 1, sizeof(*errs));
+	struct many m = { w, calloc(n + 1, sizeof(bool)) };
+	int err = -ENOMEM;
+	size_t i;
 
-	/* CEE_GET is a GET too, which nd_dcb_put_request() only knows of IEEE_GET */
-	nlh->nlmsg_type = RTM_GETDCB;
-	return nd_nl_talk(nl, nlh, on_reply, g, e);
-}
+	if (!ret || !errs || !m.any) {
+		nd_err_set(e, err, "out of memory to ask %zu ports' DCBX engines", n);
+	} else {
+		for (i = 0; i < n; i++)
+			memset(&w[i].peer, 0, sizeof(w[i].peer));
+		err = nd_nl_talk_each(nl, 2 * n, RTM_GETDCB, 0, put_get, on_reply, &m, ret, errs,
+				      e);
+	}
+	for (i = 0; !err && i < n; i++) {
+		int ieee = ret[2 * i];
 
-int peer_dcbnl_read(struct nd_nl *nl, const char *ifname, struct nd_peer *p, struct nd_err *e)
-{
-	struct peer_get g = { .ifname = ifname, .p = p, .cmd = DCB_CMD_IEEE_GET };
-	int ret;
-
-	memset(p, 0, sizeof(*p));
-	ret = ask(nl, &g, e);
-	if (!ret) {
-		g.cmd = DCB_CMD_CEE_GET;
 		/* a driver with IEEE operations only may refuse CEE_GET: IEEE's answer stands */
-		if (ask(nl, &g, e))
-			nd_err_clear(e);
+		nd_err_clear(&w[i].err);
+		if (ieee == -EOPNOTSUPP || ieee == -ENODEV || ieee == -EINVAL) {
+			r[i] = 0;	/* no DCB, so no DCBX engine to ask */
+		} else if (ieee) {
+			w[i].err = errs[2 * i];
+			r[i] = nd_err_wrap(&w[i].err, "%s: dcbnl peer", w[i].ifname);
+		} else {
+			r[i] = m.any[i];
+		}
+		if (r[i] <= 0)
+			memset(&w[i].peer, 0, sizeof(w[i].peer));
 	}
-	if (ret == -EOPNOTSUPP || ret == -ENODEV || ret == -EINVAL) {
-		nd_err_clear(e);
-		return 0;	/* no DCB, so no DCBX engine to ask */
-	}
-	if (ret)
-		return nd_err_wrap(e, "%s: dcbnl peer", ifname);
-	if (!g.any)
-		memset(p, 0, sizeof(*p));
-	return g.any;
+	free(ret);
+	free(errs);
+	free(m.any);
+	return err;
 }
 
 int nd_peer_from_dcbnl(const char *ifname, struct nd_peer *p, struct nd_err *e)
 {
+	struct nd_peer_wait *w = calloc(1, sizeof(*w));
 	struct nd_nl nl;
-	int ret;
+	int ret, r = 0;
 
 	memset(p, 0, sizeof(*p));
+	if (!w)
+		return nd_err_set(e, -ENOMEM, "out of memory to ask %s's DCBX engine", ifname);
+	nd_strlcpy(w->ifname, ifname, sizeof(w->ifname));
 	ret = nd_nl_open(&nl, NETLINK_ROUTE, e);
-	if (ret)
-		return ret;
-	ret = peer_dcbnl_read(&nl, ifname, p, e);
+	if (!ret)
+		ret = peer_dcbnl_read_many(&nl, w, 1, &r, e);
+	if (!ret && r < 0)
+		*e = w->err;
+	if (!ret && r > 0)
+		*p = w->peer;
 	nd_nl_close(&nl);
-	return ret;
+	free(w);
+	return ret ? ret : r;
 }

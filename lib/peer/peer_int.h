@@ -15,8 +15,13 @@
 int peer_dcbnl_parse(const struct nlmsghdr *nlh, uint8_t cmd, struct nd_peer *p);
 
 struct nd_nl;
-/* nd_peer_from_dcbnl() over a socket the caller keeps open for many ports. */
-int peer_dcbnl_read(struct nd_nl *nl, const char *ifname, struct nd_peer *p, struct nd_err *e);
+/*
+ * nd_peer_from_dcbnl() for @n ports at once, over a socket the caller keeps: every port's
+ * IEEE_GET and CEE_GET in batched requests. @r[i] is what nd_peer_from_dcbnl() would return for
+ * w[i] (its peer in w[i].peer, its error in w[i].err); nonzero only when the exchange failed.
+ */
+int peer_dcbnl_read_many(struct nd_nl *nl, struct nd_peer_wait *w, size_t n, int *r,
+			 struct nd_err *e);
 
 /* A CEE App entry's priority bitmap as one priority: its lowest, 8 when none is set. */
 static inline uint8_t peer_cee_prio(uint8_t map)

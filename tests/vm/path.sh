@@ -125,6 +125,13 @@ nd_vm_check "rdma_cm with default_roce_tos 106: priority 3" \
 		.at == "pfc-switch"' --env /tmp/job.env --stack rdma_cm "${ACC[@]}"
 env -i NCCL_IB_TC=98 UCX_IB_SL=3 /bin/sleep 60 &
 sleeper=$!
+# $! is the shell's child before env has exec'd sleep: during an exec the kernel names the
+# process sleep before it sets up the new environment, and a loaded host let nodrop read it
+# empty there (NCCL_IB_TC unset, every stack). Wait until the job's environment is there.
+for i in $(seq 100); do
+	grep -qz '^NCCL_IB_TC=98$' "/proc/$sleeper/environ" 2>/dev/null && break
+	sleep 0.1
+done
 nd_vm_check "--pid: the process's environment, its stacks from its variables" \
 	path 1 "length == 2 and (.[0].job | test(\"pid $sleeper \\\\(sleep\\\\)\")) and
 		.[0].packets.traffic_class == 98 and .[1].stack == \"ucx\"" --pid "$sleeper" "${ACC[@]}"
