@@ -132,16 +132,6 @@ struct run {
 	int err;
 };
 
-/*
- * A message answering an earlier, abandoned request (one that timed out) is not ours to judge:
- * libmnl would fail the whole datagram on it (EPROTO), so its sequence check is off (seq 0) and
- * each callback skips such a message here.
- */
-static bool stale(const struct nlmsghdr *nlh, const struct run *r)
-{
-	return nlh->nlmsg_seq != r->seq;
-}
-
 static int run_fail(struct run *r, int err)
 {
 	r->err = err;
@@ -151,57 +141,48 @@ static int run_fail(struct run *r, int err)
 static int on_data(const struct nlmsghdr *nlh, void *data)
 {
 	struct run *r = data;
-	int ret = r->fn && !stale(nlh, r) ? r->fn(nlh, r->data, r->e) : 0;
+	int ret = r->fn && nlh->nlmsg_seq == r->seq ? r->fn(nlh, r->data, r->e) : 0;
 
 	return ret < 0 ? run_fail(r, ret) : MNL_CB_OK;
 }
 
-/* An ack ends the exchange; an error is the kernel's errno and its extended ack. */
-static int on_error(const struct nlmsghdr *nlh, void *data)
-{
-	struct run *r = data;
-	int ret;
-
-	if (stale(nlh, r))
-		return MNL_CB_OK;
-	ret = kernel_error(nlh, r->e);
-	return ret ? run_fail(r, ret) : MNL_CB_STOP;
-}
-
-/* A dump may end with an error code in DONE. */
-static int on_done(const struct nlmsghdr *nlh, void *data)
+/*
+ * Every control message: an ack or DONE ends the exchange, an error is the kernel's errno and
+ * its extended ack (a dump's DONE may carry one too), an overrun is an error. A message
+ * answering an earlier, abandoned request (one that timed out) is not ours to judge: libmnl
+ * would fail the whole datagram on it (EPROTO), so its sequence check is off (seq 0) and the
+ * callbacks skip such a message here.
+ */
+static int on_ctl(const struct nlmsghdr *nlh, void *data)
 {
 	struct run *r = data;
 	int ret = 0;
 
-	if (stale(nlh, r))
+	if (nlh->nlmsg_seq != r->seq)
 		return MNL_CB_OK;
-	if (nlh->nlmsg_len >= sizeof(*nlh) + sizeof(int) && nlh->nlmsg_flags & NLM_F_ACK_TLVS)
+	switch (nlh->nlmsg_type) {
+	case NLMSG_NOOP:
+		return MNL_CB_OK;
+	case NLMSG_ERROR:
 		ret = kernel_error(nlh, r->e);
+		break;
+	case NLMSG_DONE:
+		if (nlh->nlmsg_len >= sizeof(*nlh) + sizeof(int) &&
+		    nlh->nlmsg_flags & NLM_F_ACK_TLVS)
+			ret = kernel_error(nlh, r->e);
+		break;
+	case NLMSG_OVERRUN:
+		ret = nd_err_set(r->e, -EBADMSG, "netlink overrun message");
+		break;
+	}
 	return ret ? run_fail(r, ret) : MNL_CB_STOP;
 }
 
-static int on_overrun(const struct nlmsghdr *nlh, void *data)
-{
-	struct run *r = data;
-
-	if (stale(nlh, r))
-		return MNL_CB_OK;
-	return run_fail(r, nd_err_set(r->e, -EBADMSG, "netlink overrun message"));
-}
-
-static int on_noop(const struct nlmsghdr *nlh, void *data)
-{
-	(void)nlh;
-	(void)data;
-	return MNL_CB_OK;
-}
-
 static mnl_cb_t ctl_cb[NLMSG_MIN_TYPE] = {
-	[NLMSG_NOOP] = on_noop,
-	[NLMSG_ERROR] = on_error,
-	[NLMSG_DONE] = on_done,
-	[NLMSG_OVERRUN] = on_overrun,
+	[NLMSG_NOOP] = on_ctl,
+	[NLMSG_ERROR] = on_ctl,
+	[NLMSG_DONE] = on_ctl,
+	[NLMSG_OVERRUN] = on_ctl,
 };
 
 int nd_nl_process(const void *buf, size_t len, uint32_t seq, uint32_t portid,
@@ -237,6 +218,28 @@ int nd_nl_process(const void *buf, size_t len, uint32_t seq, uint32_t portid,
 	return nd_err_set(e, -errno, "netlink reply not processed: %s", strerror(errno));
 }
 
+/*
+ * One datagram into the socket's buffer: its length, or a negative errno with a sentence. One
+ * larger than the buffer is ENOSPC (libmnl), never a silent cut.
+ */
+static ssize_t recv_reply(struct nd_nl *nl, struct nd_err *e)
+{
+	ssize_t n;
+
+	do
+		n = mnl_socket_recvfrom(nl->sk, nl->buf, ND_NL_BUF_SIZE);
+	while (n < 0 && errno == EINTR);
+	if (n >= 0)
+		return n;
+	if (errno == ENOBUFS)
+		return nd_err_set(e, -ENOBUFS, "netlink receive buffer overrun, replies were lost; "
+				  "retry");
+	if (errno == EAGAIN)
+		return nd_err_set(e, -ETIMEDOUT, "no netlink reply from the kernel within %d s",
+				  ND_NL_TIMEOUT_S);
+	return nd_err_set(e, -errno, "netlink receive failed: %s", strerror(errno));
+}
+
 int nd_nl_talk(struct nd_nl *nl, struct nlmsghdr *req, nd_nl_msg_fn fn, void *data,
 	       struct nd_err *e)
 {
@@ -249,20 +252,9 @@ int nd_nl_talk(struct nd_nl *nl, struct nlmsghdr *req, nd_nl_msg_fn fn, void *da
 	if (mnl_socket_sendto(nl->sk, req, req->nlmsg_len) < 0)
 		return nd_err_set(e, -errno, "netlink send failed: %s", strerror(errno));
 	for (;;) {
-		/* one datagram; one larger than the buffer is ENOSPC (libmnl), never a silent cut */
-		n = mnl_socket_recvfrom(nl->sk, nl->buf, ND_NL_BUF_SIZE);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == ENOBUFS)
-				return nd_err_set(e, -ENOBUFS,
-						  "netlink receive buffer overrun, replies were lost; retry");
-			if (errno == EAGAIN)
-				return nd_err_set(e, -ETIMEDOUT,
-						  "no netlink reply from the kernel within %d s",
-						  ND_NL_TIMEOUT_S);
-			return nd_err_set(e, -errno, "netlink receive failed: %s", strerror(errno));
-		}
+		n = recv_reply(nl, e);
+		if (n < 0)
+			return (int)n;
 		ret = nd_nl_process(nl->buf, (size_t)n, seq, nl->portid, fn, data, e);
 		if (ret <= 0)
 			return ret;
@@ -302,18 +294,10 @@ static int recv_batch(struct nd_nl *nl, uint32_t seq0, size_t first, size_t k, n
 		size_t j;
 		int r;
 
-		n = mnl_socket_recvfrom(nl->sk, nl->buf, ND_NL_BUF_SIZE);
+		n = recv_reply(nl, e);
 		if (n < 0) {
-			int err = errno;
-
-			if (err == EINTR)
-				continue;
 			free(ended);
-			if (err == EAGAIN)
-				return nd_err_set(e, -ETIMEDOUT, "no netlink reply from the kernel "
-						  "within %d s", ND_NL_TIMEOUT_S);
-			return nd_err_set(e, -err, "netlink receive failed: %s%s", strerror(err),
-					  err == ENOBUFS ? " (replies were lost; retry)" : "");
+			return (int)n;
 		}
 		/* the kernel answers a batch in order, one request's replies per datagram */
 		j = (size_t)n >= sizeof(*nlh) ? (size_t)(nlh->nlmsg_seq - seq0) : k;

@@ -33,11 +33,6 @@ typedef int (*nd_nl_msg_fn)(const struct nlmsghdr *nlh, void *data, struct nd_er
 int nd_nl_open(struct nd_nl *nl, int bus, struct nd_err *e);
 void nd_nl_close(struct nd_nl *nl);
 
-static inline bool nd_nl_is_open(const struct nd_nl *nl)
-{
-	return nl->sk != NULL;
-}
-
 /* Start a request in the socket's buffer with a fresh sequence number and NLM_F_REQUEST|@flags. */
 struct nlmsghdr *nd_nl_msg(struct nd_nl *nl, uint16_t type, uint16_t flags);
 
